@@ -1,0 +1,140 @@
+"""The values the nine-ball fold works on: frozen, so a state can be kept and shared.
+
+A ``State`` is the match between inputs: its ``Table`` (everything a player sees
+between shots), the shot in progress, and the last shot while a late foul, an
+identification or (with a strike sensor) a slow ball may still change it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from scoreboard.inputs import OBJECT_BALLS, RuleOptions
+
+FULL_RACK = OBJECT_BALLS
+
+
+class RuleError(ValueError):
+    """An input that makes no sense at its point in the match; the state is left as it was."""
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What a match was started with and never changes (``match_start``)."""
+
+    players: tuple[str, str]
+    race: tuple[int, int]
+    first_breaker: int
+    options: RuleOptions
+    table: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The match as it stands between shots.
+
+    ``shooter`` is who is due at the table: while a push-out choice is pending,
+    the player who chooses. ``shot_no`` counts the rack's finished shots, so 0
+    means the break is still to come.
+    """
+
+    score: tuple[int, int]
+    rack: int
+    breaker: int
+    shot_no: int
+    on_table: tuple[int, ...]
+    shooter: int | None
+    ball_in_hand: bool
+    push_out_allowed: bool
+    push_out: bool
+    awaiting_choice: bool
+    fouls_in_row: tuple[int, int]
+    match_winner: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """A shot as the table reported it: the table before it and its events in order.
+
+    The events are the inputs that belong to the shot (first contact, cushions,
+    pockets, balls off the table, called fouls, identifications); the verdict
+    is always decided again from them, which is what lets a late input amend it.
+    """
+
+    before: Table
+    events: tuple = ()
+
+    @property
+    def shooter(self) -> int:
+        return self.before.shooter
+
+    @property
+    def is_break(self) -> bool:
+        return self.before.shot_no == 0
+
+    @property
+    def is_push_out(self) -> bool:
+        return self.before.push_out
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The whole match after an input: fold inputs into it with ``evolve``."""
+
+    setup: Setup
+    table: Table
+    shot: Shot | None = None
+    last: Shot | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The rules' decision on one shot (or on a foul between shots): a shot line of the spec."""
+
+    rack: int
+    shot: int
+    shooter: int
+    is_break: bool
+    push_out: bool
+    pocketed: tuple[int, ...]
+    scratch: bool
+    off_table: tuple[int, ...]
+    foul: bool
+    rules: tuple[str, ...]
+    respot_nine: bool
+    on_table: tuple[int, ...]
+    assumed: tuple[int, ...]
+    next_shooter: int | None
+    ball_in_hand: bool
+    push_out_allowed: bool
+    fouls_in_row: tuple[int, int]
+    warning: bool
+    rack_winner: int | None
+    words: str
+    between_shots: bool = False
+
+
+class Step(NamedTuple):
+    """What one input did: the new state, and the verdict of a shot it ended or amended."""
+
+    state: State
+    verdict: Verdict | None = None
+    amends: bool = False
+
+
+def other(player: int) -> int:
+    return 1 - player
+
+
+def first_rack(setup: Setup) -> Table:
+    """Rack 1: the lag winner's choice breaks with cue ball in hand behind the head string (5.2, 5.3)."""
+    return rack_table((0, 0), 1, setup.first_breaker)
+
+
+def rack_table(score: tuple[int, int], number: int, breaker: int) -> Table:
+    return Table(
+        score=score, rack=number, breaker=breaker, shot_no=0, on_table=FULL_RACK,
+        shooter=breaker, ball_in_hand=True, push_out_allowed=False, push_out=False,
+        awaiting_choice=False, fouls_in_row=(0, 0),
+    )
