@@ -3,30 +3,47 @@
 from __future__ import annotations
 
 import argparse
-import json
+import gc
+import io
 import sys
+
+import orjson
 
 from scoreboard.replay import replay
 
 
+def _open_log(name: str):
+    """The log as UTF-8 text (a byte-order mark is skipped), from a file or standard input."""
+    if name == "-":
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="strict")
+    return open(name, encoding="utf-8-sig", errors="strict")
+
+
 def _replay(args: argparse.Namespace) -> int:
     try:
-        stream = sys.stdin if args.log == "-" else open(args.log, encoding="utf-8")
+        stream = _open_log(args.log)
     except OSError as error:
         print(f"devetka replay: cannot read {args.log}: {error.strerror}", file=sys.stderr)
         return 2
+    gc.disable()  # a long log makes millions of small objects that all live to the end: nothing to collect
     try:
         with stream:
             result = replay(stream)
     except UnicodeDecodeError as error:
-        print(f"devetka replay: {args.log} is not UTF-8 text: {error}", file=sys.stderr)
+        where = "standard input" if args.log == "-" else args.log
+        print(f"devetka replay: {where} is not UTF-8 text: {error}", file=sys.stderr)
         return 2
+    except OSError as error:
+        print(f"devetka replay: cannot read {args.log}: {error.strerror}", file=sys.stderr)
+        return 2
+    finally:
+        gc.enable()
+    out = sys.stdout.buffer
     if args.explain:
-        out = "\n".join(result.explain())
+        out.write("\n".join(result.explain()).encode() + b"\n")
     else:
-        dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-        out = "\n".join(dumps(line) for line in result.lines())
-    sys.stdout.write(out + "\n")
+        out.write(b"\n".join(orjson.dumps(line) for line in result.lines()) + b"\n")
+    out.flush()
     return 0
 
 

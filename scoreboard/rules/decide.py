@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from scoreboard.inputs import NINE, Foul
 from scoreboard.rules import push_out, racks, three_fouls, words
 from scoreboard.rules.facts import read
@@ -16,56 +14,60 @@ def decide(setup: Setup, shot: Shot) -> tuple[Table, Verdict]:
     before = shot.before
     options = setup.options
     shooter = before.shooter
+    is_break = before.shot_no == 0
+    is_push_out = before.push_out
     facts = read(shot)
     calls = fouls_on(shot, facts, options)
     fouled = bool(calls)
-    gone = set(facts.pocketed).union(facts.objects_off)
-    on_table = tuple(ball for ball in before.on_table if ball not in gone)
+    pocketed = facts.pocketed
+    objects_off = facts.objects_off
+    nine_down = NINE in pocketed or NINE in objects_off
+    if pocketed or objects_off:
+        on_table = tuple(ball for ball in before.on_table if ball not in pocketed and ball not in objects_off)
+    else:
+        on_table = before.on_table
     fouls = three_fouls.count_after(before.fouls_in_row, shooter, fouled)
 
     rack_winner = None
     if fouled:
-        rules = list(dict.fromkeys(call.rule for call in calls))
+        rules = tuple(dict.fromkeys(call.rule for call in calls))
         if three_fouls.loses_rack(options, fouls, shooter):
             rack_winner = other(shooter)
-            rules.append("5.13")
-    elif shot.is_push_out:
-        rules = ["5.6"]
-    elif NINE in facts.pocketed:
+            rules += ("5.13",)
+    elif is_push_out:
+        rules = ("5.6",)
+    elif NINE in pocketed:
         rack_winner = shooter
-        rules = ["5.4", "5.15"] if shot.is_break else ["5.15"]
-    elif shot.is_break:
-        rules = ["5.4", "5.5" if facts.pocketed else "5.1"]
+        rules = ("5.4", "5.15") if is_break else ("5.15",)
+    elif is_break:
+        rules = ("5.4", "5.5" if pocketed else "5.1")
     else:
-        rules = ["5.1"]
+        rules = ("5.1",)
 
-    respot = rack_winner is None and NINE in gone and (fouled or shot.is_push_out)
+    respot = rack_winner is None and nine_down and (fouled or is_push_out)
     if respot:
         on_table = tuple(sorted(on_table + (NINE,)))
-    finished = replace(before, shot_no=before.shot_no + 1, on_table=on_table, fouls_in_row=fouls,
-                       push_out=False, awaiting_choice=False)
+    shot_no = before.shot_no + 1
     if rack_winner is not None:
+        finished = Table(before.score, before.rack, before.breaker, shot_no, on_table, shooter, before.ball_in_hand,
+                         before.push_out_allowed, False, False, fouls)
         after = racks.win_rack(setup, finished, rack_winner)
     elif fouled:
-        after = replace(finished, shooter=other(shooter), ball_in_hand=True,
-                        push_out_allowed=shot.is_break and push_out.allowed_after_break(options, True))
-    elif shot.is_push_out:
-        after = replace(finished, shooter=other(shooter), ball_in_hand=False, push_out_allowed=False,
-                        awaiting_choice=True)
+        after = Table(before.score, before.rack, before.breaker, shot_no, on_table, other(shooter), True,
+                      is_break and push_out.allowed_after_break(options, True), False, False, fouls)
+    elif is_push_out:
+        after = Table(before.score, before.rack, before.breaker, shot_no, on_table, other(shooter), False,
+                      False, False, True, fouls)
     else:
-        after = replace(finished, shooter=shooter if facts.pocketed else other(shooter), ball_in_hand=False,
-                        push_out_allowed=shot.is_break and push_out.allowed_after_break(options, False))
+        after = Table(before.score, before.rack, before.breaker, shot_no, on_table,
+                      shooter if pocketed else other(shooter), False,
+                      is_break and push_out.allowed_after_break(options, False), False, False, fouls)
 
     warning = rack_winner is None and three_fouls.warning(options, fouls, after.shooter)
     verdict = Verdict(
-        rack=before.rack, shot=before.shot_no + 1, shooter=shooter, is_break=shot.is_break,
-        push_out=shot.is_push_out, pocketed=facts.pocketed, scratch=facts.scratch,
-        off_table=facts.off_table, foul=fouled, rules=tuple(rules), respot_nine=respot,
-        on_table=on_table, assumed=facts.assumed, next_shooter=after.shooter,
-        ball_in_hand=after.ball_in_hand, push_out_allowed=after.push_out_allowed,
-        fouls_in_row=fouls, warning=warning, rack_winner=rack_winner,
-        words=words.shot(setup, shooter, shot.is_break, shot.is_push_out, calls, facts.pocketed,
-                         facts.assumed, respot, rack_winner, after, warning),
+        before.rack, shot_no, shooter, is_break, is_push_out, pocketed, facts.scratch, facts.off_table, fouled,
+        rules, respot, on_table, facts.assumed, after.shooter, after.ball_in_hand, after.push_out_allowed,
+        fouls, warning, rack_winner, False, setup.players, tuple(calls), after,
     )
     return after, verdict
 
@@ -78,13 +80,13 @@ def foul_between_shots(setup: Setup, table: Table, foul: Foul) -> tuple[Table, V
     fouls = three_fouls.count_after(table.fouls_in_row, player, True)
     rules = [call.rule]
     rack_winner = None
-    finished = replace(table, fouls_in_row=fouls, push_out=False, awaiting_choice=False)
+    finished = table._replace(fouls_in_row=fouls, push_out=False, awaiting_choice=False)
     if three_fouls.loses_rack(options, fouls, player):
         rack_winner = other(player)
         rules.append("5.13")
         after = racks.win_rack(setup, finished, rack_winner)
     else:
-        after = replace(finished, shooter=other(player), ball_in_hand=True, push_out_allowed=False)
+        after = finished._replace(shooter=other(player), ball_in_hand=True, push_out_allowed=False)
     warning = rack_winner is None and three_fouls.warning(options, fouls, after.shooter)
     verdict = Verdict(
         rack=table.rack, shot=table.shot_no, shooter=player, is_break=False, push_out=False,
@@ -92,7 +94,6 @@ def foul_between_shots(setup: Setup, table: Table, foul: Foul) -> tuple[Table, V
         on_table=table.on_table, assumed=(), next_shooter=after.shooter,
         ball_in_hand=after.ball_in_hand, push_out_allowed=after.push_out_allowed,
         fouls_in_row=fouls, warning=warning, rack_winner=rack_winner,
-        words=words.between_shots(setup, player, call, rack_winner, after, warning),
-        between_shots=True,
+        between_shots=True, players=setup.players, calls=(call,), after=after,
     )
     return after, verdict

@@ -7,7 +7,7 @@ never the 9 while another ball is left, until an ``identify`` names it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from scoreboard.inputs import CUE_BALL, NINE, Cushion, FirstContact, Foul, Identify, OffTable, Pocket
 from scoreboard.rules.state import RuleError, Shot
@@ -15,8 +15,7 @@ from scoreboard.rules.state import RuleError, Shot
 NOT_SENSED = "not sensed"
 
 
-@dataclass(frozen=True, slots=True)
-class ShotFacts:
+class ShotFacts(NamedTuple):
     """The facts of a shot that the rules decide on."""
 
     first_contact: int | None | str
@@ -27,15 +26,12 @@ class ShotFacts:
     unidentified: int
     cue_pocketed: bool
     off_table: tuple[int, ...]
+    objects_off: tuple[int, ...]
     called: tuple[str, ...]
 
     @property
     def scratch(self) -> bool:
         return self.cue_pocketed or CUE_BALL in self.off_table
-
-    @property
-    def objects_off(self) -> tuple[int, ...]:
-        return tuple(ball for ball in self.off_table if ball != CUE_BALL)
 
 
 def read(shot: Shot) -> ShotFacts:
@@ -46,16 +42,17 @@ def read(shot: Shot) -> ShotFacts:
     unnamed_rails = 0
     slots: list[int | None] = []
     cue_pocketed = False
-    off_table: list[int] = []
-    called: list[str] = []
+    off_table: tuple[int, ...] = ()
+    called: tuple[str, ...] = ()
     for event in shot.events:
         kind = type(event)
         if kind is Cushion:
             rail_after_contact = True
-            if event.ball is None:
+            ball = event.ball
+            if ball is None:
                 unnamed_rails += 1
-            elif event.ball != CUE_BALL:
-                rail_balls.add(event.ball)
+            elif ball:
+                rail_balls.add(ball)
         elif kind is Pocket:
             if event.ball == CUE_BALL:
                 cue_pocketed = True
@@ -65,29 +62,26 @@ def read(shot: Shot) -> ShotFacts:
             first_contact = event.ball
             rail_after_contact = False
         elif kind is Foul:
-            called.append(event.reason)
+            called += (event.reason,)
         elif kind is OffTable:
-            off_table.append(event.ball)
+            off_table += (event.ball,)
         elif kind is Identify:
             slots[slots.index(None)] = event.ball
-    pocketed, assumed = _resolve(shot.before.on_table, slots, off_table)
+    objects_off = tuple(ball for ball in off_table if ball) if off_table else ()
+    if None in slots:
+        pocketed, assumed = _resolve(shot.before.on_table, slots, objects_off)
+    else:
+        pocketed, assumed = tuple(slots), ()
     return ShotFacts(
-        first_contact=first_contact,
-        rail_after_contact=rail_after_contact,
-        balls_to_rail=len(rail_balls) + unnamed_rails,
-        pocketed=pocketed,
-        assumed=assumed,
-        unidentified=slots.count(None),
-        cue_pocketed=cue_pocketed,
-        off_table=tuple(off_table),
-        called=tuple(called),
+        first_contact, rail_after_contact, len(rail_balls) + unnamed_rails, pocketed, assumed,
+        slots.count(None), cue_pocketed, off_table, objects_off, called,
     )
 
 
-def _resolve(on_table, slots, off_table) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _resolve(on_table, slots, objects_off) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Name every pocketed ball: sensed or identified ones as they are, the rest as assumed."""
     named = {ball for ball in slots if ball is not None}
-    left = [ball for ball in on_table if ball not in named and ball not in off_table]
+    left = [ball for ball in on_table if ball not in named and ball not in objects_off]
     pocketed: list[int] = []
     assumed: list[int] = []
     for ball in slots:
@@ -138,14 +132,15 @@ def _named(shot: Shot, ball: int) -> bool:
 
 def _check_on_table(shot: Shot, ball: int) -> None:
     """The ball must still be on the table: not down before the shot, not pocketed or off it since."""
-    if ball == CUE_BALL:
-        if any(type(e) in (Pocket, OffTable) and e.ball == CUE_BALL for e in shot.events):
-            raise _down(CUE_BALL)
-        return
-    if ball not in shot.before.on_table or _named(shot, ball):
+    if ball and ball not in shot.before.on_table:
         raise _down(ball)
-    if any(type(e) is OffTable and e.ball == ball for e in shot.events):
-        raise RuleError(f"ball {ball} is already off the table")
+    for event in shot.events:
+        kind = type(event)
+        if kind is Pocket or kind is Identify:
+            if event.ball == ball:
+                raise _down(ball)
+        elif kind is OffTable and event.ball == ball:
+            raise RuleError(f"ball {ball} is already off the table") if ball else _down(ball)
 
 
 def _check_room(shot: Shot, extra_unidentified: int = 0, extra_named: int | None = None) -> None:

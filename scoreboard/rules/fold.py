@@ -15,8 +15,6 @@ sensor) amends the last shot by deciding it again.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from scoreboard.inputs import (
     Accept,
     Concede,
@@ -76,7 +74,7 @@ def _begin(state: State, events: tuple = ()) -> State:
     """A new shot: a pending push-out choice counts as accepted (the spec: a shot that begins accepts)."""
     table = state.table
     if table.awaiting_choice:
-        table = replace(table, awaiting_choice=False)
+        table = table._replace(awaiting_choice=False)
     return State(state.setup, table, Shot(table, events), None)
 
 
@@ -110,7 +108,7 @@ def _sensor(state: State, item) -> Step:
         return _amend(state, item)
     begun = _begin(state)
     facts.check(begun.shot, item)
-    return Step(replace(begun, shot=Shot(begun.shot.before, (item,))))
+    return Step(begun._replace(shot=Shot(begun.shot.before, (item,))))
 
 
 def _strike(state: State, item: Strike) -> Step:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from scoreboard.inputs import RuleOptions
 from scoreboard.rules.state import RuleError, Table, other
 
@@ -19,18 +17,18 @@ def announce(table: Table) -> Table:
         raise RuleError("push out already announced")
     if not table.push_out_allowed:
         raise RuleError("push out only on the first shot after a legal break (5.6, R2)")
-    return replace(table, push_out=True)
+    return table._replace(push_out=True)
 
 
 def accept(table: Table) -> Table:
     """The opponent shoots from the position the push out left (5.6)."""
     if not table.awaiting_choice:
         raise RuleError("accept without a push out to answer (5.6)")
-    return replace(table, awaiting_choice=False)
+    return table._replace(awaiting_choice=False)
 
 
 def pass_back(table: Table) -> Table:
     """The opponent hands the shot back: the player who pushed out must shoot (5.6, R3)."""
     if not table.awaiting_choice:
         raise RuleError("pass without a push out to answer (5.6)")
-    return replace(table, awaiting_choice=False, shooter=other(table.shooter))
+    return table._replace(awaiting_choice=False, shooter=other(table.shooter))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from scoreboard.rules.state import Setup, Table, other, rack_table
 
 
@@ -20,8 +18,7 @@ def win_rack(setup: Setup, table: Table, winner: int) -> Table:
     score[winner] += 1
     score = (score[0], score[1])
     if score[winner] >= setup.race[winner]:
-        return replace(
-            table, score=score, match_winner=winner, shooter=None, ball_in_hand=False,
+        return table._replace(score=score, match_winner=winner, shooter=None, ball_in_hand=False,
             push_out_allowed=False, push_out=False, awaiting_choice=False,
         )
     return rack_table(score, table.rack + 1, next_breaker(setup, table, winner))
@@ -34,7 +31,6 @@ def stalemate(table: Table) -> Table:
 
 def concede_match(table: Table, player: int) -> Table:
     """R9: the match goes to the opponent; the score stays as it is."""
-    return replace(
-        table, match_winner=other(player), shooter=None, ball_in_hand=False,
+    return table._replace(match_winner=other(player), shooter=None, ball_in_hand=False,
         push_out_allowed=False, push_out=False, awaiting_choice=False,
     )

@@ -12,12 +12,8 @@ TABLE = start(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0)).table
 
 
 def facts(*events, on_table=None):
-    table = TABLE if on_table is None else TABLE.__class__(**{**_fields(TABLE), "on_table": on_table})
+    table = TABLE if on_table is None else TABLE._replace(on_table=on_table)
     return read(Shot(table, events))
-
-
-def _fields(table):
-    return {name: getattr(table, name) for name in table.__dataclass_fields__}
 
 
 def test_an_unidentified_ball_is_taken_as_the_lowest():
@@ -67,7 +63,7 @@ def test_check_refuses_an_event_that_cannot_be(events, event, message):
 
 
 def test_a_pocket_with_no_ball_left_to_drop_is_refused():
-    table = TABLE.__class__(**{**_fields(TABLE), "on_table": (9,)})
+    table = TABLE._replace(on_table=(9,))
     with pytest.raises(RuleError, match="no object ball left"):
         check(Shot(table, (Pocket(None),)), Pocket(None))
 
@@ -91,3 +87,15 @@ def test_identify_with_nothing_unidentified_is_an_error():
 def test_identify_of_a_ball_already_down_is_an_error():
     out = run(legal_break(pockets=(5,)), shot(1, pockets=(None,)), i("identify", ball=5))
     assert errors(out)[0]["error"] == "ball 5 is already down"
+
+
+def test_a_called_foul_in_the_shot_does_not_upset_the_checks():
+    out = run(legal_break(), shot(1, end=None), i("foul", reason="moved_ball"), i("cushion", ball=2),
+              i("pocket", ball=2), i("off_table", ball=3), i("settle"))
+    assert errors(out) == []
+    assert last_shot(out)["pocketed"] == [2] and last_shot(out)["off_table"] == [3]
+
+
+def test_the_cue_ball_off_the_table_then_pocketed_is_refused():
+    out = run(legal_break(), shot(1, end=None), i("off_table", ball=0), i("pocket", ball=0))
+    assert errors(out)[0]["error"] == "the cue ball is already down"
