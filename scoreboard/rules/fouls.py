@@ -51,8 +51,8 @@ def no_rail(facts: ShotFacts, options: RuleOptions) -> Call | None:
     if facts.pocketed or not options.rails_sensed or facts.rail_after_contact:
         return None
     if facts.first_contact is NOT_SENSED:
-        return Call("5.9", "nothing was pocketed and no ball reached a rail")
-    return Call("5.9", "nothing was pocketed and no ball reached a rail after contact")
+        return Call("5.9", "no object ball was pocketed and no ball reached a rail")
+    return Call("5.9", "no object ball was pocketed and no ball reached a rail after contact")
 
 
 def scratch(facts: ShotFacts, rule: str = "5.7") -> Call | None:

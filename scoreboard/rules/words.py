@@ -50,7 +50,8 @@ def explain(verdict: Verdict) -> str:
         if verdict.rack_winner is not None:
             text += f" Third foul in a row: {name} loses the rack (5.13)."
     elif verdict.push_out:
-        stay = f"; {balls(pocketed)} stay down" if [b for b in pocketed if b != 9] else ""
+        down = [ball for ball in pocketed if ball != 9]
+        stay = f"; {balls(down)} {'stays' if len(down) == 1 else 'stay'} down" if down else ""
         text = f"Push out (5.6) by {name}{stay}."
     elif verdict.rack_winner is not None:
         where = " on the break" if verdict.is_break else ""
@@ -64,7 +65,10 @@ def explain(verdict: Verdict) -> str:
     if verdict.respot_nine:
         text += " Respot the 9 on the foot spot."
     if verdict.assumed:
-        text += f" The unnamed ball was taken as {balls(verdict.assumed)}: tap the ball if it was another."
+        if len(verdict.assumed) == 1:
+            text += f" The unnamed ball was taken as {balls(verdict.assumed)}: tap the ball if it was another."
+        else:
+            text += f" The unnamed balls were taken as {balls(verdict.assumed)}: tap the balls if they were others."
     if verdict.rack_winner is not None:
         return text + _rack_result(players, after, verdict.rack_winner)
     if not calls and not verdict.push_out and after.shooter != verdict.shooter:

@@ -57,3 +57,13 @@ def test_push_out_and_the_choice():
 def test_foul_between_shots():
     text = words(legal_break(), i("push_out"), shot(), i("pass"), i("foul", reason="moved_ball"))[-1]
     assert text == "Foul 5.12 between shots by Ben: a ball was moved. Ana has ball in hand."
+
+
+def test_push_out_says_which_balls_stay_down():
+    text = words(legal_break(), i("push_out"), shot(pockets=(4,)))[-1]
+    assert text.startswith("Push out (5.6) by Ben; the 4 stays down.")
+    assert "the 4 and 5 stay down" in words(legal_break(), i("push_out"), shot(pockets=(4, 5)))[-1]
+
+
+def test_several_unnamed_balls_are_told_in_the_plural():
+    assert "unnamed balls were taken as the 1 and 2" in words(legal_break(), shot(1, pockets=(None, None)))[-1]
