@@ -83,19 +83,22 @@ def summary(state: State | None) -> str:
 def replay(lines: Iterable[str]) -> Replay:
     """Read a match log line by line; inputs that are not applied become errors, as the spec says."""
     result = Replay()
+    errors = result.errors
+    apply = None
     position = 0
     for position, text in enumerate(lines, 1):
-        if not text.strip():
+        if not text or text.isspace():
             continue
         try:
             item = parse_line(text)
-            if result.match is None:
-                if type(item) is not MatchStart:
-                    raise RuleError("no match started: a match log begins with match_start")
+            if apply is not None:
+                apply(item, position)
+            elif type(item) is MatchStart:
                 result.match = Match(item)
+                apply = result.match.apply
             else:
-                result.match.apply(item, position)
+                raise RuleError("no match started: a match log begins with match_start")
         except (InputError, RuleError) as error:
-            result.errors.append((position, str(error)))
+            errors.append((position, str(error)))
     result.end = position
     return result

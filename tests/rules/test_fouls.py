@@ -195,3 +195,10 @@ def test_fouls_name_the_player_charged():
     out = run(legal_break(), shot(1, rails=(1,)), i("foul", reason="bad_hit", player=0))
     assert "charged to Ben" in errors(out)[0]["error"]
     assert last_shot(out)["foul"] is False
+
+
+def test_5_10_ball_in_hand_lasts_until_the_incoming_player_shoots():
+    fouled = run(legal_break(), shot(3, rails=(3,)), i("settle"))
+    assert state(fouled)["ball_in_hand"] is True and state(fouled)["shooter"] == 0
+    played = run(legal_break(), shot(3, rails=(3,)), shot(1, rails=(1,)))
+    assert last_shot(played)["ball_in_hand"] is False and state(played)["ball_in_hand"] is False
