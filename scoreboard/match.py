@@ -98,6 +98,10 @@ class Match:
         self._state = state
         return Step(state)
 
+    def history(self) -> tuple[Applied, ...]:
+        """The inputs that made the state as it is, in order (undone ones left out)."""
+        return tuple(self._applied)
+
     def shot_lines(self) -> list[ShotLine]:
         """Every shot of the match so far with its final verdict, in the order the shots ended."""
         lines: list[ShotLine] = []

@@ -10,11 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from scoreboard.inputs import InputError, MatchStart, parse_line
 from scoreboard.lines import error_line, shot_line, state_line
 from scoreboard.match import Match, ShotLine
-from scoreboard.rules import RuleError, State
+from scoreboard.rules import RuleError, State, evolve, start
+from scoreboard.rules.words import NOTED, note
+
+
+class Note(str):
+    """A line of ``explain`` on an input between shots."""
 
 
 @dataclass
@@ -25,6 +31,7 @@ class Replay:
     errors: list[tuple[int, str]] = field(default_factory=list)
     end: int = 0
 
+    @cached_property
     def final(self) -> tuple[State | None, list[ShotLine]]:
         """The state at the end of the log and every shot line, the last shot ended by the log's end."""
         if self.match is None:
@@ -37,7 +44,7 @@ class Replay:
 
     def entries(self) -> list[tuple[int, ShotLine | str]]:
         """Shot lines and errors merged in log order."""
-        state, shots = self.final()
+        state, shots = self.final
         merged = [(shot.position, shot) for shot in shots] + list(self.errors)
         merged.sort(key=lambda entry: entry[0])
         return merged
@@ -48,22 +55,39 @@ class Replay:
             shot_line(entry.verdict) if isinstance(entry, ShotLine) else error_line(position, entry)
             for position, entry in self.entries()
         ]
-        out.append(state_line(self.final()[0]))
+        out.append(state_line(self.final[0]))
+        return out
+
+    def notes(self) -> list[tuple[int, Note]]:
+        """Push outs, choices, stalemates and concessions in words, where they stand in the log."""
+        if self.match is None:
+            return []
+        out = []
+        state = start(self.match.match_start)
+        for applied in self.match.history():
+            after = evolve(state, applied.item).state
+            if type(applied.item) in NOTED:
+                text = note(state.setup.players, applied.item, after.table)
+                out.append((applied.position, Note(f"Rack {state.table.rack}: {text}")))
+            state = after
         return out
 
     def explain(self) -> list[str]:
-        """The same match for people: one line per shot with the ruling in words."""
+        """The same match for people: one line per shot with the ruling in words, and what came between."""
         out = []
         players = self.match.match_start.players if self.match else ("player 0", "player 1")
-        for position, entry in self.entries():
+        entries = self.entries() + self.notes()
+        entries.sort(key=lambda entry: entry[0])
+        for position, entry in entries:
             if isinstance(entry, ShotLine):
                 v = entry.verdict
                 label = "between shots" if v.between_shots else ("break" if v.is_break else f"shot {v.shot}")
                 out.append(f"Rack {v.rack}, {label}, {players[v.shooter]}: {v.words}")
+            elif isinstance(entry, Note):
+                out.append(entry)
             else:
                 out.append(f"Line {position} not applied: {entry}.")
-        state = self.final()[0]
-        out.append(summary(state))
+        out.append(summary(self.final[0]))
         return out
 
 

@@ -72,3 +72,12 @@ def test_explain_has_one_line_per_shot_and_error_and_a_summary():
     assert text[1] == "Line 9 not applied: pass without a push out to answer (5.6)."
     assert text[-1] == "Score Ana 0, Ben 0 (race to 3/3); rack 1, Ben to shoot."
     assert len(text) == 8
+
+
+def test_explain_tells_the_inputs_between_shots():
+    text = replay((EXAMPLES / "05-foul-between-shots.jsonl").read_text().splitlines()).explain()
+    assert "Rack 1: Ben announces a push out (5.6)." in text
+    assert text.index("Rack 1: Ana passes the shot back; Ben must shoot (5.6, R3).") == 3
+    text = replay((EXAMPLES / "08-stalemate-concede.jsonl").read_text().splitlines()).explain()
+    assert "Rack 1: Stalemate (5.14): the rack is replayed; Ben breaks rack 2." in text
+    assert "Rack 3: Ana concedes the match (R9). Ben wins the match 0-1." in text

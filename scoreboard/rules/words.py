@@ -6,8 +6,11 @@ decided, so folding a long log does not pay for sentences nobody reads.
 
 from __future__ import annotations
 
+from scoreboard.inputs import Accept, Concede, Pass, PushOut, Stalemate
 from scoreboard.rules.fouls import Call, balls
-from scoreboard.rules.state import Table, Verdict
+from scoreboard.rules.state import Table, Verdict, other
+
+NOTED = (PushOut, Accept, Pass, Stalemate, Concede)
 
 
 def _score(table: Table) -> str:
@@ -90,3 +93,21 @@ def _between_shots(verdict: Verdict) -> str:
 
 def foul_between(reason: str) -> Call:
     return Call("5.12", "a ball was moved") if reason == "moved_ball" else Call("5.7", "a foul was called")
+
+
+def note(players: tuple[str, str], item, after: Table) -> str:
+    """An input between shots in words: a push out, the choice after it, a stalemate, a concession."""
+    kind = type(item)
+    if kind is PushOut:
+        return f"{players[after.shooter]} announces a push out (5.6)."
+    if kind is Accept:
+        return f"{players[after.shooter]} takes the shot after the push out (5.6)."
+    if kind is Pass:
+        return f"{players[other(after.shooter)]} passes the shot back; {players[after.shooter]} must shoot (5.6, R3)."
+    if kind is Stalemate:
+        return f"Stalemate (5.14): the rack is replayed; {players[after.breaker]} breaks rack {after.rack}."
+    scope = "match" if item.scope == "match" else "rack"
+    text = f"{players[item.player]} concedes the {scope} (R9)."
+    if after.match_winner is not None:
+        return text + f" {players[after.match_winner]} wins the match {_score(after)}."
+    return text + _rack_result(players, after, other(item.player))

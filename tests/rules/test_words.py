@@ -11,7 +11,7 @@ def words(*parts, **start_fields):
     for part in parts:
         lines += part if isinstance(part, list) else [part]
     result = replay(json.dumps(line) for line in lines)
-    return [shot_line.verdict.words for shot_line in result.final()[1]]
+    return [shot_line.verdict.words for shot_line in result.final[1]]
 
 
 def test_bad_hit_names_both_balls_and_who_has_ball_in_hand():
