@@ -1,0 +1,221 @@
+"""The table's TOML config (scoreboard/config.py): the sensor sections, their defaults, and errors that name the key.
+
+Someone wiring a table reads only the message: each bad config is checked by the exact
+message it stops the start with.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from scoreboard.config import (
+    ActiveHigh,
+    Config,
+    ConfigError,
+    FilterConfig,
+    GpioConfig,
+    SerialConfig,
+    load,
+    parse,
+)
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "deploy" / "table.example.toml"
+
+
+def error_of(text: str) -> str:
+    with pytest.raises(ConfigError) as caught:
+        parse(text)
+    return str(caught.value)
+
+
+# Defaults
+
+
+def test_an_empty_config_has_no_sensors_on_and_the_filter_defaults():
+    config = parse("")
+    assert config == Config()
+    assert not config.sensors.gpio.enabled and not config.sensors.serial.enabled
+    assert config.sensors.filter == FilterConfig(min_pulse_ms=1.0, lockout_ms=30.0, strike_lockout_ms=250.0,
+                                                 stuck_after_s=5.0, cue_merge_ms=1000.0)
+
+
+def test_a_written_section_is_on_unless_it_says_enabled_false():
+    assert parse("[sensors.gpio]\nstrike = 20").sensors.gpio.enabled
+    assert parse("[sensors.serial]").sensors.serial == SerialConfig(True, "/dev/devetka-bridge", 115200)
+    assert not parse("[sensors.serial]\nenabled = false").sensors.serial.enabled
+    assert not parse("[sensors.gpio]\nenabled = false").sensors.gpio.enabled
+
+
+def test_the_polarity_defaults_fit_ir_receivers_and_comparator_modules():
+    assert ActiveHigh() == ActiveHigh(pocket=False, cue_return=True, cushion=True, strike=True)
+    assert parse("[sensors.gpio]\nstrike = 20").sensors.gpio.pull_up is True
+
+
+# Reading the sensor sections
+
+
+def test_every_key_of_the_sections_is_read():
+    config = parse("""
+        [sensors.gpio]
+        pull_up = false
+        cue_return = 5
+        strike = 20
+        [sensors.gpio.pockets]
+        head_left = 17
+        foot_right = 25
+        [sensors.gpio.cushions]
+        head = 6
+        right_foot = 26
+        [sensors.gpio.active_high]
+        pocket = true
+        strike = false
+        [sensors.filter]
+        min_pulse_ms = 0.5
+        lockout_ms = 40
+        strike_lockout_ms = 300
+        stuck_after_s = 2
+        cue_merge_ms = 1500
+        [sensors.serial]
+        port = "/dev/serial/by-id/usb-Raspberry_Pi_Pico-if00"
+        baud = 230400
+    """)
+    gpio = config.sensors.gpio
+    assert (gpio.enabled, gpio.pull_up, gpio.cue_return, gpio.strike, gpio.cushion_shared) == (True, False, 5, 20, None)
+    assert dict(gpio.pockets) == {"head_left": 17, "foot_right": 25}
+    assert dict(gpio.cushions) == {"head": 6, "right_foot": 26}
+    assert gpio.active_high == ActiveHigh(pocket=True, cue_return=True, cushion=True, strike=False)
+    assert config.sensors.filter == FilterConfig(0.5, 40.0, 300.0, 2.0, 1500.0)
+    assert config.sensors.serial == SerialConfig(True, "/dev/serial/by-id/usb-Raspberry_Pi_Pico-if00", 230400)
+
+
+def test_lines_list_pockets_cue_return_cushions_strike_in_that_order():
+    gpio = parse("""
+        [sensors.gpio]
+        strike = 20
+        cushion_shared = 21
+        cue_return = 5
+        pockets = { foot_right = 25, head_left = 17 }
+    """).sensors.gpio
+    assert [(line.kind, line.name, line.pin, line.subject) for line in gpio.lines()] == [
+        ("pocket", "head_left", 17, "pocket:head_left"),
+        ("pocket", "foot_right", 25, "pocket:foot_right"),
+        ("cue_return", None, 5, "cue_return"),
+        ("cushion", None, 21, "cushion"),
+        ("strike", None, 20, "strike"),
+    ]
+
+
+def test_the_example_file_sets_every_key_and_loads():
+    config = load(EXAMPLE)
+    gpio = config.sensors.gpio
+    assert set(gpio.pockets) == {"head_left", "head_right", "side_left", "side_right", "foot_left", "foot_right"}
+    assert set(gpio.cushions) == {"head", "foot", "left_head", "left_foot", "right_head", "right_foot"}
+    assert gpio.cue_return is not None and gpio.strike is not None
+    text = EXAMPLE.read_text()
+    for key in ("enabled", "pull_up", "cushion_shared", "min_pulse_ms", "lockout_ms", "strike_lockout_ms",
+                "stuck_after_s", "cue_merge_ms", "port", "baud", "pocket", "cue_return", "cushion", "strike"):
+        assert re.search(rf"^#? ?{key} = ", text, re.MULTILINE), f"{key} is not in the example"
+    # Its defaults are the code's: a commented-out key changes nothing.
+    assert config.sensors.filter == FilterConfig()
+    assert gpio.active_high == ActiveHigh()
+
+
+# Errors that name the key
+
+
+def test_an_unknown_key_is_named_with_the_keys_it_could_be():
+    assert error_of("[sensors.gpio.pockets]\nfoot_lft = 24") == (
+        "sensors.gpio.pockets.foot_lft: unknown key (known: head_left, head_right, side_left, side_right, "
+        "foot_left, foot_right)")
+    assert error_of("[sensors.gpio.cushions]\nleft = 6") == (
+        "sensors.gpio.cushions.left: unknown key (known: head, foot, left_head, left_foot, right_head, right_foot)")
+    assert error_of("[sensors.filter]\nlockout = 30") == (
+        "sensors.filter.lockout: unknown key (known: min_pulse_ms, lockout_ms, strike_lockout_ms, stuck_after_s, "
+        "cue_merge_ms)")
+    assert error_of("[sensor.gpio]") == "sensor: unknown key (known: sensors)"
+    assert error_of("[sensors.gpio.active_high]\nbeam = true") == (
+        "sensors.gpio.active_high.beam: unknown key (known: pocket, cue_return, cushion, strike)")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[sensors.filter]\nlockout_ms = 'x'",
+     'sensors.filter.lockout_ms: expected a number of milliseconds >= 0, got "x"'),
+    ("[sensors.filter]\nmin_pulse_ms = -1",
+     "sensors.filter.min_pulse_ms: expected a number of milliseconds >= 0, got -1"),
+    ("[sensors.filter]\ncue_merge_ms = nan",
+     "sensors.filter.cue_merge_ms: expected a number of milliseconds >= 0, got nan"),
+    ("[sensors.filter]\nlockout_ms = true",
+     "sensors.filter.lockout_ms: expected a number of milliseconds >= 0, got true"),
+    ("[sensors.filter]\nstuck_after_s = 0",
+     "sensors.filter.stuck_after_s: expected a number of seconds > 0, got 0"),
+    ("[sensors.gpio]\nstrike = 40",
+     "sensors.gpio.strike: expected a BCM GPIO number from 2 to 27 (0 and 1 belong to the HAT EEPROM), got 40"),
+    ("[sensors.gpio]\ncue_return = 1",
+     "sensors.gpio.cue_return: expected a BCM GPIO number from 2 to 27 (0 and 1 belong to the HAT EEPROM), got 1"),
+    ("[sensors.gpio.pockets]\nfoot_left = '24'",
+     'sensors.gpio.pockets.foot_left: expected a BCM GPIO number from 2 to 27 (0 and 1 belong to the HAT EEPROM), '
+     'got "24"'),
+    ("[sensors.gpio]\npull_up = 'yes'\nstrike = 20",
+     'sensors.gpio.pull_up: expected true or false, got "yes"'),
+    ("[sensors.gpio]\nstrike = 20\n[sensors.gpio.active_high]\nstrike = 1",
+     "sensors.gpio.active_high.strike: expected true or false, got 1"),
+    ("[sensors.gpio]\npockets = 24",
+     "sensors.gpio.pockets: expected a table, got 24"),
+    ("sensors = 1",
+     "sensors: expected a table, got 1"),
+    ("[sensors.serial]\nbaud = 0",
+     "sensors.serial.baud: expected a whole number > 0, got 0"),
+    ("[sensors.serial]\nport = ''",
+     'sensors.serial.port: expected a non-empty string, got ""'),
+])
+def test_a_wrong_value_is_named_with_what_was_expected(text, message):
+    assert error_of(text) == message
+
+
+def test_a_pin_used_twice_names_both_keys():
+    assert error_of("[sensors.gpio]\nstrike = 24\n[sensors.gpio.pockets]\nfoot_left = 24") == (
+        "sensors.gpio.strike: GPIO 24 is already used by sensors.gpio.pockets.foot_left; each line needs its own pin")
+    assert error_of("[sensors.gpio.cushions]\nhead = 6\nfoot = 6") == (
+        "sensors.gpio.cushions.foot: GPIO 6 is already used by sensors.gpio.cushions.head; each line needs its own pin")
+
+
+def test_cushions_are_per_rail_or_shared_not_both():
+    assert error_of("[sensors.gpio]\ncushion_shared = 21\n[sensors.gpio.cushions]\nhead = 6") == (
+        "sensors.gpio.cushion_shared: give either one shared cushion line or [sensors.gpio.cushions] per rail, "
+        "not both")
+
+
+def test_gpio_enabled_with_no_pins_is_an_error_but_disabled_is_fine():
+    assert error_of("[sensors.gpio]") == (
+        "sensors.gpio: enabled, but no sensor pins given (pockets, cue_return, cushions, cushion_shared, strike)")
+    assert parse("[sensors.gpio]\nenabled = false").sensors.gpio == GpioConfig(enabled=False)
+
+
+def test_a_toml_syntax_error_names_the_line():
+    message = error_of("[sensors.gpio]\nstrike = 20\npockets = { foot_left = }\n")
+    assert message.startswith("not valid TOML: ") and "line 3" in message
+
+
+def test_load_names_the_file_in_front_of_the_key(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_text("[sensors.filter]\nlockout_ms = 'x'\n")
+    with pytest.raises(ConfigError) as caught:
+        load(path)
+    assert str(caught.value) == f'{path}: sensors.filter.lockout_ms: expected a number of milliseconds >= 0, got "x"'
+    assert caught.value.key == "sensors.filter.lockout_ms"
+
+
+def test_load_of_a_missing_file_says_so(tmp_path):
+    with pytest.raises(ConfigError, match=r"missing\.toml: cannot read the config: .*No such file"):
+        load(tmp_path / "missing.toml")
+
+
+def test_settings_are_frozen():
+    config = parse("[sensors.gpio]\nstrike = 20")
+    with pytest.raises(AttributeError):
+        config.sensors.gpio.strike = 21
+    with pytest.raises(TypeError):
+        config.sensors.gpio.pockets["foot_left"] = 24
