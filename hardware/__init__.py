@@ -1,6 +1,12 @@
-"""Sensors wired to the Raspberry Pi's GPIO pins (planned).
+"""Sensors wired to the Raspberry Pi's GPIO pins, through gpiozero.
 
-This package will hold the pocket, cushion and strike sensors read directly on the Pi's
-GPIO through gpiozero, turning their signals into the table events that the rules core
-referees.
+Pocket beams, the cue-ball return, cushion lines and the strike sensor become match-log
+inputs (``strike``, ``cushion``, ``pocket`` with ``src`` ``"gpio"``) and health reports:
+
+- ``hardware.filters``: the glitch filter of one line and stuck-line detection, pure code
+  with explicit times;
+- ``hardware.sensors``: ``SensorLine`` (one gpiozero input device that reports each edge
+  with the pin's own time) and ``GpioSource`` (every line of ``[sensors.gpio]`` as a
+  ``scoreboard.sensing.Source``), on an injected pin factory;
+- ``WIRING.md``: the pins, the sensor modules and how to wire them.
 """

@@ -219,3 +219,12 @@ def test_settings_are_frozen():
         config.sensors.gpio.strike = 21
     with pytest.raises(TypeError):
         config.sensors.gpio.pockets["foot_left"] = 24
+
+
+def test_the_example_file_and_the_wiring_doc_give_the_same_pins():
+    wiring = (EXAMPLE.parents[1] / "hardware" / "WIRING.md").read_text()
+    documented = {key: int(pin) for key, pin in re.findall(r"^\| [^|]+ \| `sensors\.gpio\.([a-z_.]+)` \| (\d+) \|",
+                                                            wiring, re.MULTILINE)}
+    example = {line.key: line.pin for line in load(EXAMPLE).sensors.gpio.lines()}
+    assert documented == {**example, "cushion_shared": 21}
+    assert "# cushion_shared = 21" in EXAMPLE.read_text()
