@@ -18,7 +18,8 @@ edge in the kernel and hands it over from its own thread, sometimes
 milliseconds later; stamping at delivery would stretch or shrink 2-8 ms pulses
 by that delay, the age does not. gpiozero's ticks are opaque (compared only
 with ``ticks_diff``) and wrap on some factories; an edge's age is small, so
-neither matters.
+neither matters. An age over ``MAX_EDGE_AGE`` (a driver stamping edges on
+another clock than its factory's ticks) falls back to the delivery time.
 
 >>> from gpiozero.pins.mock import MockFactory
 >>> from scoreboard.config import GpioConfig
@@ -52,6 +53,10 @@ from scoreboard.inputs import CUE_BALL, Cushion, Input, Pocket, Strike
 from scoreboard.sensing import Emit, Health, RackGate
 
 SOURCE = "gpio"
+
+#: An edge older than this when it arrives cannot be real: its stamp and the factory's
+#: ticks are on different clocks, and the edge is taken at its delivery instead.
+MAX_EDGE_AGE = 2.0
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +103,9 @@ class SensorLine(InputDevice):
             return
         factory = self.pin_factory
         age = factory.ticks_diff(factory.ticks(), ticks)
-        t = self.clock() - max(age, 0.0)
+        if not 0.0 <= age <= MAX_EDGE_AGE:
+            age = 0.0       # stamped on another clock than the factory's ticks: take the delivery time
+        t = self.clock() - age
         handler = self.when_edge
         if handler is not None:
             handler(bool(state) == self.active_high, t)

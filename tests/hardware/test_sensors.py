@@ -317,6 +317,18 @@ def test_an_edge_delivered_late_keeps_the_time_the_pin_stamped(clock, monkeypatc
     line.close()
 
 
+def test_an_edge_stamped_on_another_clock_is_taken_when_it_arrives(clock):
+    factory = MockFactory()
+    edges = []
+    line = SensorLine(24, active_high=False, pin_factory=factory, clock=clock)
+    line.when_edge = lambda active, t: edges.append((active, t))
+    clock.now = 1000.0
+    line.pin.when_changed(1.7e9, False)           # a wall-clock stamp: in the "future"
+    line.pin.when_changed(900.0, True)            # 100 s old: no edge arrives that late
+    assert edges == [(True, 1000.0), (False, 1000.0)]
+    line.close()
+
+
 def test_mock_pin_edges_reach_the_source_with_the_pins_timestamps(clock, monkeypatch):
     monkeypatch.setattr(gpiozero.pins.mock, "monotonic", lambda: clock.now + 5000.0)
     table = Table(clock, ALL_POCKETS + NO_MERGE)
