@@ -1,0 +1,3 @@
+"""main.py imports MicroPython's ``machine``: pytest must not import it (no doctests there)."""
+
+collect_ignore = ["main.py"]

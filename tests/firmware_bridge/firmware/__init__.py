@@ -1,0 +1,1 @@
+"""Tests of the reference firmware's plain-Python modules, run on CPython."""
