@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 import serial
 
-from firmware_bridge.protocol import Arm, Configure, Message, Ping, Receiver, encode
+from firmware_bridge.protocol import Configure, Message, Ping, Receiver, encode
 from scoreboard.sensing import Health, Report
 
 BAUDRATE = 115_200

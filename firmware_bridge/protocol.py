@@ -367,7 +367,8 @@ class Configure(NamedTuple):
         return cls(Settings(*struct.unpack(">4H", payload)))
 
 
-Message = Hello | PocketDrop | CushionHit | CueStrike | LineFault | Heartbeat | Counters | ConfigState | Arm | Ping | Configure
+Message = (Hello | PocketDrop | CushionHit | CueStrike | LineFault | Heartbeat | Counters | ConfigState
+           | Arm | Ping | Configure)
 MCU_MESSAGES = (Hello, PocketDrop, CushionHit, CueStrike, LineFault, Heartbeat, Counters, ConfigState)
 HOST_MESSAGES = (Arm, Ping, Configure)
 

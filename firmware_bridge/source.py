@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from firmware_bridge.link import SerialLink
+from firmware_bridge.link import BAUDRATE, SerialLink
 from firmware_bridge.protocol import Arm, Configure, Message
 from scoreboard.sensing import Emit, Health, RackGate
 
@@ -35,11 +35,13 @@ class SerialSource:
         path: str,
         *,
         clock: Callable[[], float] = time.monotonic,
+        baudrate: int = BAUDRATE,
         configure: Configure | None = None,
         link: SerialLink | None = None,
     ) -> None:
         self.gate = RackGate()
-        self.link = link if link is not None else SerialLink(path, clock=clock, configure=configure)
+        self.link = link if link is not None else SerialLink(path, clock=clock, baudrate=baudrate,
+                                                             configure=configure)
         self.link.greeting = self._greeting
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None

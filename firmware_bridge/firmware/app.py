@@ -48,7 +48,7 @@ def clamp(settings):
     >>> clamp((50, 40, 3000, 2000))
     (100, 40, 3000, 500)
     """
-    return tuple(min(max(value, low), high) for value, (low, high) in zip(settings, LIMITS))
+    return tuple(min(max(settings[i], LIMITS[i][0]), LIMITS[i][1]) for i in range(len(LIMITS)))
 
 
 class Board:

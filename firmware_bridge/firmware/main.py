@@ -17,9 +17,8 @@ import time
 from array import array
 
 import micropython
-from machine import Pin
-
 from app import Board
+from machine import Pin
 
 micropython.alloc_emergency_exception_buf(100)
 

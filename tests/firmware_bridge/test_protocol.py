@@ -73,7 +73,7 @@ def same(frames: list[Frame]) -> list[tuple]:
 def feed_in_pieces(decoder: Decoder, wire: bytes, cuts: list[int]) -> list[Frame]:
     out: list[Frame] = []
     bounds = [0, *sorted(cuts), len(wire)]
-    for a, b in zip(bounds, bounds[1:]):
+    for a, b in zip(bounds, bounds[1:], strict=False):
         out += decoder.feed(wire[a:b])
     return out
 

@@ -82,6 +82,6 @@ def test_the_firmware_reads_the_hosts_frames_between_garbage(items, data):
     cuts = sorted(data.draw(st.lists(st.integers(0, len(wire)), max_size=6)))
     decoder = frames.HostDecoder()
     got = []
-    for a, b in zip([0, *cuts], [*cuts, len(wire)]):
+    for a, b in zip([0, *cuts], [*cuts, len(wire)], strict=True):
         got += decoder.feed(wire[a:b])
     assert got == [(message.TYPE, message.pack()) for message, _ in items]
