@@ -54,6 +54,9 @@ def parser() -> argparse.ArgumentParser:
     rp.add_argument("log", help="a match log (JSON Lines), or - for standard input")
     rp.add_argument("--explain", action="store_true", help="one line per shot with the ruling in words")
     rp.set_defaults(run=_replay)
+    from scoreboard import sensors_cli
+
+    sensors_cli.register(commands)
     return top
 
 
