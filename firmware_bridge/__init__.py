@@ -1,6 +1,11 @@
-"""The serial link to the pocket-sensor microcontroller (planned).
+"""The serial link to the pocket-sensor microcontroller: its frames in, match-log inputs out.
 
-This package will hold the Raspberry Pi's side of the link to the microcontroller that
-reads the table's pocket sensors: a framed protocol over a serial port, turning the
-microcontroller's frames into the table events that the rules core referees.
+- ``PROTOCOL.md``: the wire (sync byte, length, type, sequence number, CRC-16).
+- ``protocol``: the frames, a resynchronising decoder, the host's ``Receiver`` (pure).
+- ``link``: the serial port, kept open by path through unplugs and silence.
+- ``source``: ``SerialSource``, the daemon's sensor source.
+- ``simulator``: a fake microcontroller on a pseudo-terminal (``devetka simulate-mcu``).
+- ``firmware/``: the reference MicroPython firmware for an RP2040 Pico.
+
+It knows ``scoreboard.inputs`` and ``scoreboard.sensing`` and nothing else of the scoreboard.
 """

@@ -113,6 +113,17 @@ class WiringView:
         return lines
 
 
+def describe(source: Source) -> str:
+    """What a source watches, in a few words: ``serial /dev/ttyACM0``, ``gpio pocket:foot_left, strike``."""
+    link = getattr(source, "link", None)
+    if link is not None:
+        return f"serial {link.path}"
+    devices = getattr(source, "devices", None)
+    if devices is not None:
+        return "gpio " + ", ".join(devices)
+    return type(source).__name__
+
+
 def json_line(report: Report) -> bytes:
     """One JSON line: a match-log input, or a ``"type": "health"`` report.
 
@@ -204,6 +215,9 @@ def run_sensors(args: argparse.Namespace) -> int:
             out.flush()
 
     try:
+        if view is not None:
+            out.write("watching " + "; ".join(describe(source) for source in sources) + " (Ctrl-C stops)\n")
+            out.flush()
         for source in sources:
             source.start(reports.put)
         while not stop.is_set():

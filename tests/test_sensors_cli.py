@@ -92,6 +92,7 @@ def start(*args: str, env: dict | None = None) -> subprocess.Popen:
 def test_it_runs_until_stopped_and_then_exits_with_0_and_a_summary(tmp_path, stop):
     port = tmp_path / "ttyACM0"
     process = start("--serial", str(port))
+    assert process.stdout.readline().decode() == f"watching serial {port} (Ctrl-C stops)\n"
     first = process.stdout.readline().decode()
     assert first.split() == ["0.000", "serial", "OFFLINE", "link", "waiting", "for", str(port), "to", "appear"]
     process.send_signal(stop)
@@ -122,11 +123,13 @@ def test_gpio_sensors_from_the_config_start_and_stop_cleanly(tmp_path):
     config = tmp_path / "table.toml"
     config.write_text("[sensors.gpio]\npockets = { foot_left = 24 }\nstrike = 20\n")
     env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
-    process = start("--gpio", "--config", str(config), "--json", env=env)
-    # Nothing fires on mock pins; it must still be running, watching, until told to stop.
+    process = start("--gpio", "--config", str(config), env=env)
+    assert process.stdout.readline() == b"watching gpio pocket:foot_left, strike (Ctrl-C stops)\n"
+    # Nothing fires on mock pins: it keeps watching until told to stop.
     with pytest.raises(subprocess.TimeoutExpired):
-        process.wait(timeout=1.0)
+        process.wait(timeout=0.5)
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=WAIT)
     assert process.returncode == 0, err
     assert b"Traceback" not in err
+    assert out.decode().splitlines()[:2] == ["--- stopped", "pockets HL 0  HR 0  SL 0  SR 0  FL 0  FR 0"]
