@@ -375,26 +375,9 @@ class PtyMcu:
 # --- the command ------------------------------------------------------------------------------------------
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--link", required=True, metavar="PATH",
-                        help="the symlink to create to the pseudo-terminal (the host opens this path)")
-    parser.add_argument("--play", required=True, metavar="LOG",
-                        help="a match log (JSON Lines), or - for standard input")
-    parser.add_argument("--speed", type=float, default=1.0, metavar="X",
-                        help="play X times faster than the log's t (default 1; inf: as fast as the host reads)")
-    parser.add_argument("--garbage", type=float, default=0.0, metavar="P",
-                        help="probability of a burst of random bytes before each frame (default 0)")
-    parser.add_argument("--seed", type=int, default=None, metavar="S", help="seed for the garbage and the boot id")
-    parser.add_argument("--trace", action="store_true",
-                        help='print one JSON line per frame written: {"seq","type","ball","t"} (t: time.monotonic())')
-    parser.add_argument("--wait", type=float, default=math.inf, metavar="SECONDS",
-                        help="give up if no host pings within this time (default: wait for ever)")
-    parser.add_argument("--drain-timeout", type=float, default=30.0, metavar="SECONDS",
-                        help="how long to wait at the end for the host to read what was written (default 30)")
-
-
 def run(args: argparse.Namespace) -> int:
-    """``devetka simulate-mcu``: 0 once the log was played and read, 1 if the host never came or stopped reading."""
+    """``devetka simulate-mcu`` (arguments in ``scoreboard.sensors_cli``): 0 once the log was played and read,
+    1 if the host never came or stopped reading, 2 for what cannot be played."""
     name = "devetka simulate-mcu"
     if not args.speed > 0:
         print(f"{name}: --speed must be above 0", file=sys.stderr)

@@ -17,6 +17,7 @@ SIGINT or SIGTERM, then exits with status 0.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import queue
 import signal
@@ -253,10 +254,27 @@ def run_simulate_mcu(args: argparse.Namespace) -> int:
     return simulator.run(args)
 
 
+def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``devetka simulate-mcu`` (here, so that ``devetka replay`` does not import the simulator)."""
+    parser.add_argument("--link", required=True, metavar="PATH",
+                        help="the symlink to create to the pseudo-terminal (the host opens this path)")
+    parser.add_argument("--play", required=True, metavar="LOG",
+                        help="a match log (JSON Lines), or - for standard input")
+    parser.add_argument("--speed", type=float, default=1.0, metavar="X",
+                        help="play X times faster than the log's t (default 1; inf: as fast as the host reads)")
+    parser.add_argument("--garbage", type=float, default=0.0, metavar="P",
+                        help="probability of a burst of random bytes before each frame (default 0)")
+    parser.add_argument("--seed", type=int, default=None, metavar="S", help="seed for the garbage and the boot id")
+    parser.add_argument("--trace", action="store_true",
+                        help='print one JSON line per frame written: {"seq","type","ball","t"} (t: time.monotonic())')
+    parser.add_argument("--wait", type=float, default=math.inf, metavar="SECONDS",
+                        help="give up if no host pings within this time (default: wait for ever)")
+    parser.add_argument("--drain-timeout", type=float, default=30.0, metavar="SECONDS",
+                        help="how long to wait at the end for the host to read what was written (default 30)")
+
+
 def register(commands: argparse._SubParsersAction) -> None:
     """Add ``sensors`` and ``simulate-mcu`` to the ``devetka`` command."""
-    from firmware_bridge.simulator import add_arguments
-
     sensors = commands.add_parser(
         "sensors", help="show what the sensors report, live: the installer's wiring check",
         description="Show each sensor input as it fires, counts per pocket, faults and link status, "
@@ -275,5 +293,5 @@ def register(commands: argparse._SubParsersAction) -> None:
         "simulate-mcu", help="a fake pocket-sensor microcontroller on a pseudo-terminal, playing a match log",
         description="Create a pseudo-terminal reachable at --link, wait for a host to ping, play the strike, "
                     "cushion and pocket inputs of a match log as frames, and exit once the host has read them.")
-    add_arguments(simulate)
+    add_simulate_arguments(simulate)
     simulate.set_defaults(run=run_simulate_mcu)
