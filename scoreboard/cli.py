@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import io
+import os
 import sys
 
 import orjson
@@ -29,22 +30,32 @@ def _replay(args: argparse.Namespace) -> int:
     try:
         with stream:
             result = replay(stream)
+        _write(result, args.explain)
     except UnicodeDecodeError as error:
         where = "standard input" if args.log == "-" else args.log
         print(f"devetka replay: {where} is not UTF-8 text: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the reader left (| head): not an error
     except OSError as error:
         print(f"devetka replay: cannot read {args.log}: {error.strerror}", file=sys.stderr)
         return 2
     finally:
         gc.enable()
-    out = sys.stdout.buffer
-    if args.explain:
-        out.write("\n".join(result.explain()).encode() + b"\n")
-    else:
-        out.write(b"\n".join(orjson.dumps(line) for line in result.lines()) + b"\n")
-    out.flush()
     return 0
+
+
+def _write(result, explain: bool) -> None:
+    """Each line as it is made: joining them first would hold the whole output in memory."""
+    out = sys.stdout.buffer
+    if explain:
+        for text in result.explain():
+            out.write(text.encode() + b"\n")
+    else:
+        dumps, newline = orjson.dumps, orjson.OPT_APPEND_NEWLINE
+        for line in result.lines():
+            out.write(dumps(line, option=newline))
+    out.flush()
 
 
 def parser() -> argparse.ArgumentParser:
