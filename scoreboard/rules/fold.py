@@ -84,8 +84,6 @@ def _amend(state: State, item) -> Step:
     facts.check(last, item)
     if type(item) is Foul:
         _check_foul(state, last, item)
-    elif state.table.match_winner is not None:
-        raise _match_over(state)
     shot = Shot(last.before, last.events + (item,))
     table, verdict = decide(state.setup, shot)
     return Step(State(state.setup, table, None, shot), verdict, amends=True)
@@ -98,6 +96,26 @@ def _add(state: State, item) -> Step:
     return Step(State(state.setup, state.table, Shot(shot.before, shot.events + (item,)), None))
 
 
+def _slow_ball(state: State, item) -> Step:
+    """With a strike sensor, a sensor input before the next strike belongs to the last shot (the spec).
+
+    The shot is decided again and the inputs between shots that followed it
+    are applied once more; if one of them no longer fits (the slow ball changed
+    who is at the table), the slow ball is refused and the match stays as it was.
+    """
+    step = _amend(state, item)
+    replayed = step.state
+    for between in state.since:
+        try:
+            replayed = _HANDLERS[type(between)](replayed, between).state
+        except RuleError as error:
+            raise RuleError(
+                f"{item.TYPE} after the shot would leave the {between.TYPE} that followed it wrong ({error}):"
+                f" undo the {between.TYPE} first"
+            ) from None
+    return Step(replayed, step.verdict, amends=True)
+
+
 def _sensor(state: State, item) -> Step:
     """A sensor input: part of the shot in progress, the start of a shot, or (strike sensor) a slow ball."""
     if state.shot is not None:
@@ -105,7 +123,7 @@ def _sensor(state: State, item) -> Step:
     if state.setup.options.strike_sensed:
         if state.last is None:
             raise RuleError(f"{item.TYPE} with no shot to belong to: a strike sensor is fitted and no strike came")
-        return _amend(state, item)
+        return _slow_ball(state, item)
     begun = _begin(state)
     facts.check(begun.shot, item)
     return Step(begun._replace(shot=Shot(begun.shot.before, (item,))))
@@ -137,6 +155,8 @@ def _between(change):
         if after.table.match_winner is not None:
             raise _match_over(after)
         table = change(after.setup, after.table, item)
+        if after.last is not None and after.setup.options.strike_sensed:
+            return Step(State(after.setup, table, None, after.last, after.since + (item,)), finished.verdict)
         return Step(State(after.setup, table, None, None), finished.verdict)
     return handle
 
@@ -173,7 +193,7 @@ def _foul(state: State, item: Foul) -> Step:
     if state.shot is not None:
         _check_foul(state, state.shot, item)
         return _add(state, item)
-    if state.last is not None:
+    if state.last is not None and not state.since:
         return _amend(state, item)
     if state.table.match_winner is not None:
         raise _match_over(state)
@@ -191,7 +211,7 @@ def _tap(state: State, item) -> Step:
     """``identify`` and ``off_table`` belong to the shot in progress or to the last shot."""
     if state.shot is not None:
         return _add(state, item)
-    if state.last is not None:
+    if state.last is not None and not state.since:
         return _amend(state, item)
     raise RuleError(f"{item.TYPE} with no shot to belong to")
 

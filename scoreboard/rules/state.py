@@ -82,12 +82,19 @@ class Shot(NamedTuple):
 
 
 class State(NamedTuple):
-    """The whole match after an input: fold inputs into it with ``evolve``."""
+    """The whole match after an input: fold inputs into it with ``evolve``.
+
+    ``last`` is the last finished shot while a late input may still change it;
+    ``since`` holds the inputs between shots that came after it (push out,
+    choice, stalemate, concession), which only a slow ball with a strike sensor
+    reaches across: it decides the shot again and applies them once more.
+    """
 
     setup: Setup
     table: Table
     shot: Shot | None = None
     last: Shot | None = None
+    since: tuple = ()
 
 
 class Verdict(NamedTuple):

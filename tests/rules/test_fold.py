@@ -95,3 +95,28 @@ def test_a_between_shots_input_that_is_rejected_does_not_end_the_shot():
     out = run(legal_break()[:-1], i("accept"), i("cushion", ball=5))
     assert errors(out)[0]["line"] == 8 and len(shots(out)) == 1
     assert shots(out)[0]["foul"] is False
+
+
+def test_strike_sensed_a_slow_ball_after_a_push_out_announcement_still_belongs_to_its_shot():
+    out = run(legal_break(), i("push_out"), i("pocket", ball=5), rules=STRIKE)
+    assert errors(out) == []
+    assert shots(out)[0]["pocketed"] == [5] and shots(out)[0]["next_shooter"] == 0
+    assert state(out)["shooter"] == 0 and state(out)["push_out"] is True
+
+
+def test_strike_sensed_a_slow_ball_that_undoes_the_choice_after_it_is_refused():
+    push_out_passed = [i("push_out"), *shot(5, rails=(5,)), i("pass")]
+    out = run(legal_break(), push_out_passed, i("pocket", ball=0), rules=STRIKE)
+    assert "undo the pass first" in errors(out)[0]["error"]
+    assert last_shot(out)["foul"] is False and state(out)["shooter"] == 1
+
+
+def test_strike_sensed_a_foul_after_a_between_shots_input_is_still_between_shots():
+    out = run(legal_break(), i("push_out"), shot(), i("pass"), i("foul", reason="moved_ball"), rules=STRIKE)
+    assert last_shot(out)["between_shots"] is True and last_shot(out)["shooter"] == 1
+
+
+def test_strike_sensed_a_slow_ball_after_a_stalemate_amends_the_drawn_rack():
+    out = run(legal_break(), i("stalemate"), i("pocket", ball=3), rules=STRIKE)
+    assert shots(out)[0]["pocketed"] == [3] and state(out)["rack"] == 2
+    assert state(out)["on_table"] == list(range(1, 10))
