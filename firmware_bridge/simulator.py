@@ -230,7 +230,12 @@ class PtyMcu:
         self.pending: list[Message] = []  # answers to the host, sent between frames
         self.frames = 0
         self.bursts = 0
-        point_link(link, self.slave_name)
+        try:
+            point_link(link, self.slave_name)
+        except OSError:
+            os.close(self.master)
+            os.close(self.slave)
+            raise
 
     def __enter__(self) -> PtyMcu:
         return self
