@@ -273,6 +273,7 @@ def _json(value: Any) -> str:
 
 
 _MISSING = object()
+_INFINITE = (math.inf, -math.inf)
 
 
 def _ball(raw: dict, kind: str, low: int, *, required: bool, nullable: bool) -> int | None:
@@ -425,7 +426,10 @@ def parse(raw: Any) -> Input:
     src = raw.get("src")
     if src is not None and src not in SOURCES:
         raise InputError(f"src must be one of {', '.join(SOURCES)}, not {_json(src)}")
-    return parser(raw, _time(raw.get("t")), src)
+    t = raw.get("t")
+    if t is not None and (type(t) is not float or t != t or t in _INFINITE):
+        t = _time(t)
+    return parser(raw, t, src)
 
 
 def parse_line(line: str | bytes) -> Input:

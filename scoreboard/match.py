@@ -23,6 +23,7 @@ from scoreboard.inputs import Input, MatchStart, Settle, Undo
 from scoreboard.rules import RuleError, State, Step, Verdict, evolve, start
 
 CHECKPOINT_EVERY = 64
+_applied = tuple.__new__  # builds an Applied without its Python-level __new__: apply is the hot path
 
 
 class Applied(NamedTuple):
@@ -73,17 +74,19 @@ class Match:
 
     def apply(self, item: Input, position: int | None = None) -> Step:
         """Fold ``item`` in; ``position`` (its log line) places the verdicts it gives. Raises ``RuleError``."""
-        if type(item) is Undo:
+        kind = type(item)
+        if kind is Undo:
             return self._undo()
-        if type(item) is MatchStart:
+        if kind is MatchStart:
             raise RuleError("a second match_start: one match per log")
-        step = evolve(self._state, item)
-        if step.state is self._state:
+        state, verdict, amends = step = evolve(self._state, item)
+        if state is self._state:
             return step
-        self._applied.append(Applied(item, position, step.verdict, step.amends))
-        self._state = step.state
-        if len(self._applied) % CHECKPOINT_EVERY == 0:
-            self._checkpoints.append(self._state)
+        applied = self._applied
+        applied.append(_applied(Applied, (item, position, verdict, amends)))
+        self._state = state
+        if len(applied) % CHECKPOINT_EVERY == 0:
+            self._checkpoints.append(state)
         return step
 
     def _undo(self) -> Step:

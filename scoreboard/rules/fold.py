@@ -38,6 +38,7 @@ from scoreboard.rules.decide import decide, foul_between_shots
 from scoreboard.rules.state import RuleError, Setup, Shot, State, Step, first_rack
 
 SENSOR_EVENTS = (FirstContact, Cushion, Pocket)
+_step = tuple.__new__  # builds a Step without its Python-level __new__, on the path every sensor input takes
 
 
 def start(item: MatchStart) -> State:
@@ -93,7 +94,7 @@ def _add(state: State, item) -> Step:
     """Add an event to the shot in progress."""
     shot = state.shot
     facts.check(shot, item)
-    return Step(State(state.setup, state.table, Shot(shot.before, shot.events + (item,)), None))
+    return _step(Step, (State(state.setup, state.table, Shot(shot.before, shot.events + (item,))), None, False))
 
 
 def _slow_ball(state: State, item) -> Step:
