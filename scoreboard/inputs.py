@@ -297,10 +297,16 @@ def _ball_range(low: int, nullable: bool) -> str:
     return text + " or null" if nullable else text
 
 
+_CANONICAL = {name: name for name in POCKETS + RAILS + SOURCES + CONCEDE_SCOPES}
+
+
 def _choice(raw: dict, kind: str, name: str, choices: tuple[str, ...]) -> str | None:
+    """A name from ``choices``, as the one shared string: a long match keeps one copy, not one per input."""
     value = raw.get(name)
-    if value is None or value in choices:
-        return value
+    if value is None:
+        return None
+    if value in choices:
+        return _CANONICAL[value]
     raise InputError(f"{kind} {name} must be one of {', '.join(choices)}, not {_json(value)}")
 
 
@@ -423,9 +429,7 @@ def parse(raw: Any) -> Input:
         if isinstance(kind, str):
             raise InputError(f"unknown type {kind!r}")
         raise InputError(f"type must be a string, not {_json(kind)}")
-    src = raw.get("src")
-    if src is not None and src not in SOURCES:
-        raise InputError(f"src must be one of {', '.join(SOURCES)}, not {_json(src)}")
+    src = _choice(raw, kind, "src", SOURCES) if "src" in raw else None
     t = raw.get("t")
     if t is not None and (type(t) is not float or t != t or t in _INFINITE):
         t = _time(t)
