@@ -8,6 +8,8 @@ from scoreboard.rules.facts import read
 from scoreboard.rules.fouls import fouls_on
 from scoreboard.rules.state import Setup, Shot, Table, Verdict, other
 
+_verdict = tuple.__new__  # every field is given: skip the named tuple's Python-level __new__ (once a shot)
+
 
 def decide(setup: Setup, shot: Shot) -> tuple[Table, Verdict]:
     """The verdict on ``shot`` and the table it leaves; deciding again after a late input is the same call."""
@@ -64,11 +66,11 @@ def decide(setup: Setup, shot: Shot) -> tuple[Table, Verdict]:
                       is_break and push_out.allowed_after_break(options, False), False, False, fouls)
 
     warning = rack_winner is None and three_fouls.warning(options, fouls, after.shooter)
-    verdict = Verdict(
+    verdict = _verdict(Verdict, (
         before.rack, shot_no, shooter, is_break, is_push_out, pocketed, facts.scratch, facts.off_table, fouled,
         rules, respot, on_table, facts.assumed, after.shooter, after.ball_in_hand, after.push_out_allowed,
         fouls, warning, rack_winner, False, setup.players, tuple(calls), after,
-    )
+    ))
     return after, verdict
 
 

@@ -108,15 +108,15 @@ def break_requirement(facts: ShotFacts, options: RuleOptions) -> Call | None:
 def fouls_on(shot: Shot, facts: ShotFacts, options: RuleOptions) -> list[Call]:
     """Every foul of the shot, in the order a player would name them."""
     if shot.is_break:
-        found = [
-            break_requirement(facts, options), scratch(facts, "5.4"), off_table(facts, "5.4"),
-            moved_ball(facts), other_foul(facts),
-        ]
+        found = [break_requirement(facts, options)]
+        rule = "5.4"
     elif shot.is_push_out:
-        found = [scratch(facts), off_table(facts), moved_ball(facts), other_foul(facts)]
+        found = []
+        rule = None
     else:
-        found = [
-            bad_hit(shot, facts), no_rail(facts, options), scratch(facts), off_table(facts),
-            moved_ball(facts), other_foul(facts),
-        ]
+        found = [bad_hit(shot, facts), no_rail(facts, options)]
+        rule = None
+    if facts.called or facts.cue_pocketed or facts.off_table:
+        found += [scratch(facts, rule or "5.7"), off_table(facts, rule or "5.11"), moved_ball(facts),
+                  other_foul(facts)]
     return [call for call in found if call is not None]
