@@ -131,7 +131,10 @@ def _sensor(state: State, item) -> Step:
 
 
 def _strike(state: State, item: Strike) -> Step:
+    """A strike ends the shot in progress and begins the next, unless the shot it ended won the match."""
     finished = _finish(state)
+    if finished.state.table.match_winner is not None:
+        return finished
     return Step(_begin(finished.state), finished.verdict)
 
 

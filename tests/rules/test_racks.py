@@ -101,3 +101,10 @@ def test_r9_conceding_the_last_rack_wins_the_match():
 def test_r9_concede_the_match_keeps_the_score():
     out = run(NINE_ON_BREAK, i("concede", player=0, scope="match"))
     assert state(out)["match_winner"] == 1 and state(out)["score"] == [1, 0] and state(out)["shooter"] is None
+
+
+def test_5_15_a_strike_after_the_match_winning_shot_ends_it_and_begins_nothing():
+    out = run(i("pocket", ball=9), i("strike"), i("foul", reason="other", player=1), race=[1, 1])
+    assert shots(out)[0]["rack_winner"] == 0 and shots(out)[0]["next_shooter"] is None
+    assert "charged to Ana" in errors(out)[0]["error"]
+    assert state(out)["match_winner"] == 0 and state(out)["shooter"] is None
