@@ -68,6 +68,9 @@ def parser() -> argparse.ArgumentParser:
     from scoreboard import sensors_cli
 
     sensors_cli.register(commands)
+    from scoreboard import store_cli
+
+    store_cli.register(commands)
     return top
 
 
