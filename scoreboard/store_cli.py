@@ -5,7 +5,7 @@ reader see the last commit while the daemon writes) and never move a file or
 create one. ``export`` writes a match as the match log ``devetka replay``
 reads; ``matches`` lists every stored match, one JSON line each.
 
->>> import tempfile, datetime
+>>> import tempfile
 >>> from scoreboard.inputs import MatchStart
 >>> from scoreboard.store import Store
 >>> path = tempfile.mkdtemp() + "/devetka.db"

@@ -15,7 +15,7 @@ from random import Random
 import orjson
 import pytest
 
-from scoreboard.inputs import MatchStart, Settle, Strike, Undo, to_json
+from scoreboard.inputs import MatchStart, Pass, Settle, Strike, Undo, to_json
 from scoreboard.lines import state_line
 from scoreboard.match import Match
 from scoreboard.replay import replay
@@ -161,6 +161,20 @@ def test_rejected_calls_store_nothing(tmp_path: Path) -> None:
         with pytest.raises(StoreError, match="no clock"):
             store.start_match(ANA_BEN)
         assert len(store.matches()) == 1
+
+
+def test_a_log_that_does_not_fold_is_listed_with_its_error(tmp_path: Path) -> None:
+    path = tmp_path / "devetka.db"
+    with Store.open(path, now=Clock()) as store:
+        good, _ = play(store, 1, (1, 1))
+        bad = store.start_match(ANA_BEN)
+        store.append(bad, Pass())  # the store keeps what it is given: checking is the caller's part
+        summaries = {s.id: s for s in store.matches()}
+    assert summaries[good].error is None and summaries[good].winner in (0, 1)
+    assert summaries[bad].score is None and "does not fold" in summaries[bad].error
+    listed = run("matches", "--store", str(path))
+    assert listed.returncode == 0
+    assert [orjson.loads(line)["id"] for line in listed.stdout.splitlines()] == [good, bad]
 
 
 def fill(path: Path, matches: int = 4) -> None:
