@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ from os import PathLike
 from types import MappingProxyType
 from typing import Any
 
-from scoreboard.inputs import POCKETS, RAILS
+from scoreboard.inputs import BREAK_ORDERS, POCKETS, RAILS, MatchStart, RuleOptions
 
 #: BCM numbers a sensor may use: 0 and 1 are the HAT ID EEPROM's I2C bus.
 GPIO_PINS = range(2, 28)
@@ -123,6 +124,58 @@ def text(value: Any, key: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(key, f"expected a non-empty string, got {_show(value)}")
     return value
+
+
+def table_id(value: Any, key: str) -> str:
+    """A table's id goes into MQTT topics and file names: ASCII letters, digits, '-' and '_' only."""
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_-]+", value):
+        raise ConfigError(key, f"expected a name of letters, digits, '-' and '_' (it goes into MQTT topics), "
+                               f"got {_show(value)}")
+    return value
+
+
+#: The longest path a Unix socket can be bound to on Linux (``sun_path`` is 108 bytes with its NUL).
+SOCKET_PATH_MAX = 107
+
+
+def socket_path(value: Any, key: str) -> str:
+    """A Unix socket's path: the kernel refuses a longer one only when the daemon binds it, so check here."""
+    value = text(value, key)
+    if len(value.encode()) > SOCKET_PATH_MAX:
+        raise ConfigError(key, f"a Unix socket path must be at most {SOCKET_PATH_MAX} bytes, "
+                               f"got {len(value.encode())}")
+    return value
+
+
+def player_names(value: Any, key: str) -> tuple[str, str]:
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(name, str) and name.strip() for name in value)):
+        raise ConfigError(key, f"expected two non-empty names, got {_show(value)}")
+    return value[0].strip(), value[1].strip()
+
+
+def race_pair(value: Any, key: str) -> tuple[int, int]:
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in value)):
+        raise ConfigError(key, f"expected [n0, n1], racks each player needs to win, each a whole number >= 1, "
+                               f"got {_show(value)}")
+    return value[0], value[1]
+
+
+def rule_options(value: Any, key: str) -> RuleOptions:
+    """``[match.rules]``: the match log's rule options under their JSON names, so config and log agree."""
+    values = {}
+    for name, raw in _table(value, key).items():
+        attr = RuleOptions.JSON_NAMES.get(name)
+        if attr is None:
+            raise _unknown(key, name, list(RuleOptions.JSON_NAMES))
+        if name == "break":
+            if raw not in BREAK_ORDERS or not isinstance(raw, str):
+                raise ConfigError(f"{key}.{name}", f"expected \"winner\" or \"alternate\", got {_show(raw)}")
+            values[attr] = raw
+        else:
+            values[attr] = boolean(raw, f"{key}.{name}")
+    return RuleOptions(**values)
 
 
 def _table(value: Any, key: str) -> dict:
@@ -314,14 +367,101 @@ class SensorsConfig:
 
 
 @dataclass(frozen=True)
+class TableConfig:
+    """``[table]``: the table's id, which names it in MQTT topics and in its match logs.
+
+    >>> TableConfig().id
+    'table1'
+    """
+
+    id: str = setting("table1", table_id)
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    """``[store]``: the SQLite file that keeps every applied input of every match.
+
+    >>> StoreConfig().path
+    '/var/lib/devetka/devetka.sqlite3'
+    """
+
+    path: str = setting("/var/lib/devetka/devetka.sqlite3", text)
+
+
+@dataclass(frozen=True)
+class ApiConfig:
+    """``[api]``: the Unix socket of the local API, the touchscreen's way in.
+
+    >>> ApiConfig().socket
+    '/run/devetka/api.sock'
+    """
+
+    socket: str = setting("/run/devetka/api.sock", socket_path)
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """``[match]``: what a new match starts with unless the screen says otherwise.
+
+    The rule options are ``scoreboard.inputs.RuleOptions`` under the match log's
+    names (``[match.rules] break = "alternate"``), so what the config sets is what
+    the ``match_start`` line records.
+
+    >>> start = MatchConfig(race=(3, 3)).match_start(breaker=1, table="table1")
+    >>> start.players, start.race, start.breaker, start.options.break_order
+    (('Player 1', 'Player 2'), (3, 3), 1, 'winner')
+    """
+
+    players: tuple[str, str] = setting(("Player 1", "Player 2"), player_names)
+    race: tuple[int, int] = setting((5, 5), race_pair)
+    rules: RuleOptions = setting(RuleOptions(), rule_options)
+
+    def match_start(self, breaker: int, table: str | None = None, t: float | None = None) -> MatchStart:
+        """The ``match_start`` of a match with these defaults; ``breaker`` is the lag winner's choice."""
+        return MatchStart(players=self.players, race=self.race, breaker=breaker, options=self.rules,
+                          table=table, t=t)
+
+
+@dataclass(frozen=True)
+class ShotsConfig:
+    """``[shots]``: how long the table must be quiet (no sensor input) before a shot is over.
+
+    >>> ShotsConfig().settle_after_s
+    4.0
+    """
+
+    settle_after_s: float = setting(4.0, seconds)
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole config of one table.
 
-    >>> Config().sensors.filter.min_pulse_ms
-    1.0
+    >>> Config().sensors.filter.min_pulse_ms, Config().table.id
+    (1.0, 'table1')
     """
 
+    table: TableConfig = setting(TableConfig(), section(TableConfig))
+    store: StoreConfig = setting(StoreConfig(), section(StoreConfig))
+    api: ApiConfig = setting(ApiConfig(), section(ApiConfig))
+    match: MatchConfig = setting(MatchConfig(), section(MatchConfig))
+    shots: ShotsConfig = setting(ShotsConfig(), section(ShotsConfig))
     sensors: SensorsConfig = setting(SensorsConfig(), section(SensorsConfig))
+
+    @property
+    def settle_hold_back_s(self) -> float:
+        """How long a sensor input may reach the daemon after its ``t``: the settle timer's ``hold_back``.
+
+        The GPIO source holds a pocket beam's input up to ``cue_merge_ms`` waiting
+        for the cue-return sensor, and what came after it waits too; a settle given
+        inside that window could end the shot before the ball that dropped in it.
+        (The source's poll lag, a fraction of a second, is the daemon's to add.)
+
+        >>> parse("[sensors.gpio]\\nstrike = 20").settle_hold_back_s, Config().settle_hold_back_s
+        (1.0, 0.0)
+        """
+        gpio = self.sensors.gpio
+        return self.sensors.filter.cue_merge_ms / 1000 if gpio.enabled else 0.0
 
 
 def parse(text: str) -> Config:

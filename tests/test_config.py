@@ -1,4 +1,4 @@
-"""The table's TOML config (scoreboard/config.py): the sensor sections, their defaults, and errors that name the key.
+"""The table's TOML config (scoreboard/config.py): every section, its defaults, and errors that name the key.
 
 Someone wiring a table reads only the message: each bad config is checked by the exact
 message it stops the start with.
@@ -13,14 +13,22 @@ import pytest
 
 from scoreboard.config import (
     ActiveHigh,
+    ApiConfig,
     Config,
     ConfigError,
     FilterConfig,
     GpioConfig,
+    MatchConfig,
     SerialConfig,
+    ShotsConfig,
+    StoreConfig,
+    TableConfig,
     load,
     parse,
 )
+from scoreboard.inputs import RuleOptions, to_json
+from scoreboard.inputs import parse as parse_input
+from scoreboard.shots import DEFAULT_SETTLE_AFTER
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "deploy" / "table.example.toml"
 
@@ -135,7 +143,7 @@ def test_an_unknown_key_is_named_with_the_keys_it_could_be():
     assert error_of("[sensors.filter]\nlockout = 30") == (
         "sensors.filter.lockout: unknown key (known: min_pulse_ms, lockout_ms, strike_lockout_ms, stuck_after_s, "
         "cue_merge_ms)")
-    assert error_of("[sensor.gpio]") == "sensor: unknown key (known: sensors)"
+    assert error_of("[sensor.gpio]") == "sensor: unknown key (known: table, store, api, match, shots, sensors)"
     assert error_of("[sensors.gpio.active_high]\nbeam = true") == (
         "sensors.gpio.active_high.beam: unknown key (known: pocket, cue_return, cushion, strike)")
 
@@ -228,3 +236,177 @@ def test_the_example_file_and_the_wiring_doc_give_the_same_pins():
     example = {line.key: line.pin for line in load(EXAMPLE).sensors.gpio.lines()}
     assert documented == {**example, "cushion_shared": 21}
     assert "# cushion_shared = 21" in EXAMPLE.read_text()
+
+
+# The daemon's sections: [table], [store], [api], [match], [match.rules], [shots]
+
+
+def test_the_daemon_sections_default_to_a_pi_install():
+    config = parse("")
+    assert config.table == TableConfig("table1")
+    assert config.store == StoreConfig("/var/lib/devetka/devetka.sqlite3")
+    assert config.api == ApiConfig("/run/devetka/api.sock")
+    assert config.match == MatchConfig(("Player 1", "Player 2"), (5, 5), RuleOptions())
+    assert config.shots == ShotsConfig(4.0)
+
+
+def test_the_settle_time_default_is_the_timers():
+    assert ShotsConfig().settle_after_s == DEFAULT_SETTLE_AFTER
+
+
+def test_every_key_of_the_daemon_sections_is_read():
+    config = parse("""
+        [table]
+        id = "club-2_B"
+        [store]
+        path = "/srv/devetka/t2.sqlite3"
+        [api]
+        socket = "/tmp/devetka.sock"
+        [match]
+        players = [" Ana ", "Ben"]
+        race = [7, 5]
+        [match.rules]
+        break = "alternate"
+        rails_sensed = false
+        strike_sensed = true
+        push_out_after_break_foul = true
+        three_foul_rule = false
+        [shots]
+        settle_after_s = 2.5
+    """)
+    assert config.table.id == "club-2_B"
+    assert config.store.path == "/srv/devetka/t2.sqlite3"
+    assert config.api.socket == "/tmp/devetka.sock"
+    assert config.match.players == ("Ana", "Ben") and config.match.race == (7, 5)
+    assert config.match.rules == RuleOptions(break_order="alternate", rails_sensed=False,
+                                             push_out_after_break_foul=True, three_foul_rule=False,
+                                             strike_sensed=True)
+    assert config.shots.settle_after_s == 2.5
+    assert parse("[shots]\nsettle_after_s = 3").shots.settle_after_s == 3.0
+
+
+def test_rule_options_are_the_match_logs_and_read_back_the_same():
+    rules = parse('[match.rules]\nbreak = "alternate"\nrails_sensed = false').match.rules
+    assert rules == RuleOptions(break_order="alternate", rails_sensed=False)
+    assert RuleOptions.from_json(rules.to_json()) == rules
+    assert set(RuleOptions.JSON_NAMES) == {"break", "rails_sensed", "push_out_after_break_foul", "three_foul_rule",
+                                           "strike_sensed"}
+    assert parse('[match.rules]\nthree_foul_rule = false').match.rules == RuleOptions(three_foul_rule=False)
+
+
+def test_the_match_defaults_make_a_match_start_the_replay_reads():
+    config = parse('[table]\nid = "t7"\n[match]\nplayers = ["Ana", "Ben"]\nrace = [2, 3]\n'
+                   '[match.rules]\nstrike_sensed = true')
+    start = config.match.match_start(breaker=1, table=config.table.id, t=0.0)
+    line = to_json(start)
+    assert line["players"] == ["Ana", "Ben"] and line["race"] == [2, 3] and line["breaker"] == 1
+    assert line["table"] == "t7" and line["rules"]["strike_sensed"] is True
+    assert parse_input(line) == start
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[table]\nid = "table 1"',
+     "table.id: expected a name of letters, digits, '-' and '_' (it goes into MQTT topics), got \"table 1\""),
+    ('[table]\nid = "t/1"',
+     "table.id: expected a name of letters, digits, '-' and '_' (it goes into MQTT topics), got \"t/1\""),
+    ('[table]\nid = "t+"',
+     "table.id: expected a name of letters, digits, '-' and '_' (it goes into MQTT topics), got \"t+\""),
+    ('[table]\nid = "stół"',
+     "table.id: expected a name of letters, digits, '-' and '_' (it goes into MQTT topics), got \"stół\""),
+    ('[table]\nid = ""',
+     "table.id: expected a name of letters, digits, '-' and '_' (it goes into MQTT topics), got \"\""),
+    ("[table]\nid = 1",
+     "table.id: expected a name of letters, digits, '-' and '_' (it goes into MQTT topics), got 1"),
+    ('[table]\nname = "x"',
+     "table.name: unknown key (known: id)"),
+    ("table = 1",
+     "table: expected a table, got 1"),
+    ("[store]\npath = ''",
+     'store.path: expected a non-empty string, got ""'),
+    ("[store]\npath = 5",
+     "store.path: expected a non-empty string, got 5"),
+    ('[store]\nfile = "x"',
+     "store.file: unknown key (known: path)"),
+    ("[api]\nsocket = ' '",
+     'api.socket: expected a non-empty string, got " "'),
+    ("[api]\nsocket = false",
+     "api.socket: expected a non-empty string, got false"),
+    (f"[api]\nsocket = '/{'s' * 107}'",
+     "api.socket: a Unix socket path must be at most 107 bytes, got 108"),
+    ('[api]\nport = 1',
+     "api.port: unknown key (known: socket)"),
+    ('[match]\nplayers = ["Ana"]',
+     'match.players: expected two non-empty names, got ["Ana"]'),
+    ('[match]\nplayers = ["Ana", "Ben", "Cy"]',
+     'match.players: expected two non-empty names, got ["Ana", "Ben", "Cy"]'),
+    ('[match]\nplayers = ["Ana", " "]',
+     'match.players: expected two non-empty names, got ["Ana", " "]'),
+    ('[match]\nplayers = ["Ana", 2]',
+     'match.players: expected two non-empty names, got ["Ana", 2]'),
+    ('[match]\nplayers = "Ana"',
+     'match.players: expected two non-empty names, got "Ana"'),
+    ("[match]\nrace = [5]",
+     "match.race: expected [n0, n1], racks each player needs to win, each a whole number >= 1, got [5]"),
+    ("[match]\nrace = [5, 0]",
+     "match.race: expected [n0, n1], racks each player needs to win, each a whole number >= 1, got [5, 0]"),
+    ("[match]\nrace = [5, 2.5]",
+     "match.race: expected [n0, n1], racks each player needs to win, each a whole number >= 1, got [5, 2.5]"),
+    ("[match]\nrace = [true, 5]",
+     "match.race: expected [n0, n1], racks each player needs to win, each a whole number >= 1, got [true, 5]"),
+    ("[match]\nrace = 5",
+     "match.race: expected [n0, n1], racks each player needs to win, each a whole number >= 1, got 5"),
+    ("[match]\nbreaker = 0",
+     "match.breaker: unknown key (known: players, race, rules)"),
+    ('[match.rules]\nbreak = "loser"',
+     'match.rules.break: expected "winner" or "alternate", got "loser"'),
+    ("[match.rules]\nbreak = true",
+     'match.rules.break: expected "winner" or "alternate", got true'),
+    ("[match.rules]\nrail_sensed = false",
+     "match.rules.rail_sensed: unknown key (known: break, rails_sensed, push_out_after_break_foul, three_foul_rule, "
+     "strike_sensed)"),
+    ("[match.rules]\nbreak_order = 'winner'",
+     "match.rules.break_order: unknown key (known: break, rails_sensed, push_out_after_break_foul, three_foul_rule, "
+     "strike_sensed)"),
+    ('[match.rules]\nrails_sensed = "no"',
+     'match.rules.rails_sensed: expected true or false, got "no"'),
+    ("[match.rules]\nstrike_sensed = 1",
+     "match.rules.strike_sensed: expected true or false, got 1"),
+    ("[match.rules]\npush_out_after_break_foul = 0",
+     "match.rules.push_out_after_break_foul: expected true or false, got 0"),
+    ("[match.rules]\nthree_foul_rule = 'yes'",
+     'match.rules.three_foul_rule: expected true or false, got "yes"'),
+    ("[match]\nrules = 1",
+     "match.rules: expected a table, got 1"),
+    ("[shots]\nsettle_after_s = 0",
+     "shots.settle_after_s: expected a number of seconds > 0, got 0"),
+    ("[shots]\nsettle_after_s = -4",
+     "shots.settle_after_s: expected a number of seconds > 0, got -4"),
+    ("[shots]\nsettle_after_s = inf",
+     "shots.settle_after_s: expected a number of seconds > 0, got inf"),
+    ('[shots]\nsettle_after_s = "4"',
+     'shots.settle_after_s: expected a number of seconds > 0, got "4"'),
+    ("[shots]\nsettle = 4",
+     "shots.settle: unknown key (known: settle_after_s)"),
+])
+def test_a_wrong_daemon_setting_is_named_with_what_was_expected(text, message):
+    assert error_of(text) == message
+
+
+def test_the_example_file_sets_every_daemon_key_to_its_default():
+    config = load(EXAMPLE)
+    default = Config()
+    assert (config.table, config.store, config.api, config.match, config.shots) == (
+        default.table, default.store, default.api, default.match, default.shots)
+    text = EXAMPLE.read_text()
+    for section, keys in {"table": ("id",), "store": ("path",), "api": ("socket",), "match": ("players", "race"),
+                          "match.rules": tuple(RuleOptions.JSON_NAMES), "shots": ("settle_after_s",)}.items():
+        body = re.search(rf"^\[{re.escape(section)}\]\n(.*?)(?=^\[|\Z)", text, re.MULTILINE | re.DOTALL)
+        assert body, f"[{section}] is not in the example"
+        for key in keys:
+            assert re.search(rf"^{key} = ", body.group(1), re.MULTILINE), f"{section}.{key} is not in the example"
+
+
+def test_the_settle_hold_back_is_the_cue_merge_window_when_gpio_is_on():
+    assert parse("[sensors.gpio]\nstrike = 20\n[sensors.filter]\ncue_merge_ms = 1500").settle_hold_back_s == 1.5
+    assert parse("[sensors.gpio]\nstrike = 20\n[sensors.filter]\ncue_merge_ms = 0").settle_hold_back_s == 0.0
+    assert parse("[sensors.gpio]\nenabled = false\n[sensors.serial]").settle_hold_back_s == 0.0
