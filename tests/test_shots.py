@@ -139,6 +139,13 @@ def test_undo_of_the_settle_brings_the_shot_back_and_arms_from_the_undo():
     assert table.timer.due(33.9) is None and table.timer.due(34.0) == Settle(t=34.0)
 
 
+def test_undo_inside_a_shot_arms_from_the_undo():
+    table = Table().play(Strike(t=0.0), Cushion(t=1.0), Strike(t=3.0))      # the second strike began a shot
+    table.play(Undo(t=6.0))                                               # the first shot is back
+    assert table.match.state.shot is not None and len(table.match.state.shot.events) == 1
+    assert table.timer.deadline == pytest.approx(10.0)
+
+
 def test_undo_that_leaves_no_shot_in_progress_arms_nothing():
     table = Table().play(Strike(t=0.0))
     table.play(Undo(t=1.0))
