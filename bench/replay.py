@@ -39,7 +39,8 @@ import tracemalloc
 from pathlib import Path
 
 from scoreboard import cli
-from scoreboard.inputs import RuleOptions, Undo, parse_line, to_json
+from scoreboard.inputs import RuleOptions, Undo, to_json
+from scoreboard.jsonl import parse_line
 from scoreboard.match import Match
 from scoreboard.replay import replay
 from scoreboard.simulated_table import Sensors, SimulatedTable

@@ -61,7 +61,8 @@ from firmware_bridge.protocol import (
     Settings,
     encode,
 )
-from scoreboard.inputs import POCKETS, Cushion, Input, InputError, Pocket, Strike, parse_line
+from scoreboard.inputs import POCKETS, Cushion, Input, InputError, Pocket, Strike
+from scoreboard.jsonl import parse_line
 
 FIRMWARE = (0, 1, 0)  # the simulator's own "firmware" version
 NO_T_GAP = 0.010  # seconds between played inputs where one has no t

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from scoreboard.inputs import InputError, MatchStart, parse_line
+from scoreboard.inputs import InputError, MatchStart
+from scoreboard.jsonl import parse_line
 from scoreboard.lines import error_line, shot_line, state_line
 from scoreboard.match import Match, ShotLine
 from scoreboard.rules import RuleError, State, evolve, start

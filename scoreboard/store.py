@@ -41,7 +41,8 @@ from typing import Any
 
 import orjson
 
-from scoreboard.inputs import Input, InputError, MatchStart, parse_line, to_json
+from scoreboard.inputs import Input, InputError, MatchStart, to_json
+from scoreboard.jsonl import parse_line
 from scoreboard.match import Match
 from scoreboard.rules import RuleError
 

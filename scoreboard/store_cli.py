@@ -24,7 +24,6 @@ import sys
 import orjson
 
 
-
 def export_lines(path: str, match_id: int | None) -> list[str]:
     """The match's log as JSON lines, ``match_start`` first; the latest match when ``match_id`` is None."""
     from scoreboard.inputs import to_json

@@ -48,9 +48,9 @@ from scoreboard.inputs import (
     Strike,
     Undo,
     parse,
-    parse_line,
     to_json,
 )
+from scoreboard.jsonl import parse_line
 from scoreboard.lines import shot_line, state_line
 from scoreboard.match import Match
 from scoreboard.replay import replay
