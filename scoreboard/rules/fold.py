@@ -37,7 +37,6 @@ from scoreboard.rules import facts, push_out, racks
 from scoreboard.rules.decide import decide, foul_between_shots
 from scoreboard.rules.state import RuleError, Setup, Shot, State, Step, first_rack
 
-SENSOR_EVENTS = (FirstContact, Cushion, Pocket)
 _step = tuple.__new__  # builds a Step without its Python-level __new__, on the path every sensor input takes
 
 
