@@ -71,6 +71,9 @@ def parser() -> argparse.ArgumentParser:
     from scoreboard import store_cli
 
     store_cli.register(commands)
+    from scoreboard import api
+
+    api.register(commands)
     return top
 
 

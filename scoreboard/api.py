@@ -1,0 +1,252 @@
+"""The local API: the daemon on a Unix socket, JSON lines in and out; ``devetka run`` and ``devetka tap``.
+
+Each request line is a JSON object with an optional ``id``; its answer is
+``{"id": ..., "ok": true, "state": {...}}`` or ``{"id": ..., "ok": false,
+"error": "..."}``. After every change each client gets ``{"type": "state",
+...}``, and one on connecting, so a screen never has to ask. A bad line is
+answered with the error and the connection stays open: a script's typo must
+not cut the touchscreen off.
+
+Requests are handled one at a time on the event loop, so the store sees one
+writer and the answers and broadcasts go out in the order of the changes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import socket
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+DEFAULT_SOCKET = "/run/devetka/api.sock"  # the config's default ([api] socket)
+LINE_LIMIT = 1 << 20  # a request line longer than this is refused and the connection closed
+BACKLOG_LIMIT = 4 << 20  # a client that stops reading is dropped once this much waits for it
+SOCKET_MODE = 0o660
+
+
+class ApiError(Exception):
+    """The API cannot start (no folder for the socket, another daemon on it); the message says what to do."""
+
+
+def _dumps(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_APPEND_NEWLINE)
+
+
+class Server:
+    """Serves a ``Referee`` on a Unix socket; ``serve`` runs until ``stop`` is called."""
+
+    def __init__(self, referee, socket_path: str | os.PathLike) -> None:
+        self.referee = referee
+        self.path = Path(socket_path)
+        self._clients: set[asyncio.StreamWriter] = set()
+        self._server: asyncio.base_events.Server | None = None
+        self._stopped = asyncio.Event()
+        self._inode: int | None = None
+
+    async def start(self) -> None:
+        """Bind the socket (mode 0660; a stale socket file replaced); raises ``ApiError``."""
+        _prepare(self.path)
+        old_umask = os.umask(0o117)  # the socket is born 0660: no moment when others may connect
+        try:
+            self._server = await asyncio.start_unix_server(self._client, path=str(self.path), limit=LINE_LIMIT)
+        except OSError as error:
+            raise ApiError(f"cannot listen on {self.path}: {error.strerror or error}") from None
+        finally:
+            os.umask(old_umask)
+        os.chmod(self.path, SOCKET_MODE)
+        self._inode = self.path.stat().st_ino
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    async def serve(self) -> None:
+        """Serve until ``stop``; then close every client and remove the socket file (if still ours)."""
+        await self._stopped.wait()
+        server = self._server
+        if server is not None:
+            server.close()
+        for writer in list(self._clients):
+            writer.close()
+        if server is not None:
+            await server.wait_closed()
+        self._remove_socket()
+
+    def _remove_socket(self) -> None:
+        try:
+            if self._inode is not None and self.path.stat().st_ino == self._inode:
+                self.path.unlink()
+        except FileNotFoundError:
+            pass
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._clients.add(writer)
+        try:
+            self._send(writer, dict(self.referee.state(), type="state"))
+            while not self._stopped.is_set():
+                try:
+                    line = await reader.readline()
+                except (asyncio.LimitOverrunError, ValueError):
+                    self._send(writer, {"id": None, "ok": False,
+                                        "error": f"request line longer than {LINE_LIMIT} bytes: closing"})
+                    break
+                if not line:
+                    break
+                if line.strip():
+                    self._request(writer, line)
+                await writer.drain()
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            self._clients.discard(writer)
+            writer.close()
+
+    def _request(self, writer: asyncio.StreamWriter, line: bytes) -> None:
+        try:
+            request = orjson.loads(line)
+        except orjson.JSONDecodeError as error:
+            self._send(writer, {"id": None, "ok": False, "error": f"not valid JSON: {error}"})
+            return
+        if not isinstance(request, dict):
+            kind = type(request).__name__
+            self._send(writer, {"id": None, "ok": False, "error": f"a request must be a JSON object, not {kind}"})
+            return
+        request_id = request.pop("id", None)
+        try:
+            reply = self.referee.handle(request)
+        except Exception as error:  # a bug must cost one answer, not the daemon
+            self._send(writer, {"id": request_id, "ok": False, "error": f"internal error: {error!r}"})
+            return
+        if reply.ok:
+            self._send(writer, {"id": request_id, "ok": True, "state": reply.state})
+        else:
+            self._send(writer, {"id": request_id, "ok": False, "error": reply.error})
+        if reply.changed:
+            self.broadcast(dict(self.referee.state(), type="state"))
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """The message to every client; one that lets too much pile up unread is dropped."""
+        data = _dumps(message)
+        for writer in list(self._clients):
+            self._send(writer, data)
+
+    def _send(self, writer: asyncio.StreamWriter, message: dict[str, Any] | bytes) -> None:
+        if writer.is_closing():
+            self._clients.discard(writer)
+            return
+        if writer.transport.get_write_buffer_size() > BACKLOG_LIMIT:
+            self._clients.discard(writer)
+            writer.close()
+            return
+        writer.write(message if isinstance(message, bytes) else _dumps(message))
+
+
+def _prepare(path: Path) -> None:
+    """The folder must exist; a socket file no daemon answers on is removed; anything else is an error."""
+    if not path.parent.is_dir():
+        raise ApiError(f"the folder of the socket {path} does not exist: create {path.parent} first")
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISSOCK(mode):
+        raise ApiError(f"{path} exists and is not a socket: not replacing it")
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(str(path))
+    except (ConnectionRefusedError, FileNotFoundError):
+        path.unlink(missing_ok=True)  # stale: left by a daemon that died
+        return
+    except OSError as error:
+        raise ApiError(f"cannot check the socket {path}: {error.strerror or error}") from None
+    finally:
+        probe.close()
+    raise ApiError(f"another daemon is listening on {path}")
+
+
+async def _run(store: str, socket_path: str) -> int:
+    from scoreboard.daemon import Referee
+    from scoreboard.store import StoreError
+
+    try:
+        referee = Referee.open(store)
+    except (StoreError, OSError) as error:
+        print(f"devetka run: cannot open the store {store}: {error}", file=sys.stderr)
+        return 2
+    try:
+        if referee.moved_aside is not None:
+            print(f"devetka run: the store was corrupt and was moved aside to {referee.moved_aside}; "
+                  "a new store is begun", file=sys.stderr)
+        server = Server(referee, socket_path)
+        try:
+            await server.start()
+        except ApiError as error:
+            print(f"devetka run: {error}", file=sys.stderr)
+            return 2
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, server.stop)
+        print(f"devetka run: serving {store} on {socket_path}", file=sys.stderr, flush=True)
+        await server.serve()
+    finally:
+        referee.close()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """``devetka run``: the daemon until SIGTERM or SIGINT (then exit 0, the socket removed)."""
+    return asyncio.run(_run(args.store, args.socket))
+
+
+def tap_request(socket_path: str, request: Any, timeout: float = 30.0) -> dict[str, Any]:
+    """Send one request and return its answer (broadcasts before it are skipped); ``OSError`` if no daemon."""
+    request = dict(request, id="tap") if isinstance(request, dict) and "id" not in request else request
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(timeout)
+        sock.connect(socket_path)
+        sock.sendall(_dumps(request))
+        with sock.makefile("rb") as stream:
+            for line in stream:
+                answer = orjson.loads(line)
+                if "ok" in answer:
+                    return answer
+    raise ConnectionError("the daemon closed the connection before answering")
+
+
+def tap(args: argparse.Namespace) -> int:
+    """``devetka tap``: exit 0 when the daemon accepted it, 1 when it refused it, 2 when it cannot be reached."""
+    try:
+        request = orjson.loads(args.request)
+    except orjson.JSONDecodeError as error:
+        print(f"devetka tap: not valid JSON: {error}", file=sys.stderr)
+        return 2
+    try:
+        answer = tap_request(args.socket, request)
+    except OSError as error:
+        print(f"devetka tap: cannot reach the daemon on {args.socket}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    sys.stdout.buffer.write(_dumps(answer))
+    sys.stdout.flush()
+    return 0 if answer.get("ok") else 1
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """Add ``run`` and ``tap`` to the ``devetka`` command."""
+    rn = commands.add_parser("run", help="run the rules daemon: the store and the local API",
+                             description="Referee live: keep the store, serve the local API until SIGTERM.")
+    rn.add_argument("--store", required=True, metavar="FILE", help="the store (SQLite file)")
+    rn.add_argument("--socket", required=True, metavar="PATH", help="the local API's Unix socket")
+    rn.set_defaults(run=run)
+    tp = commands.add_parser("tap", help="send one input or command to the running daemon",
+                             description="Send one JSON input or command; print the answer. Exit 0 if "
+                                         "accepted, 1 if refused, 2 if the daemon cannot be reached.")
+    tp.add_argument("--socket", default=DEFAULT_SOCKET, metavar="PATH",
+                    help=f"the local API's Unix socket (default {DEFAULT_SOCKET})")
+    tp.add_argument("request", metavar="JSON", help='an input or command, e.g. \'{"type": "strike"}\'')
+    tp.set_defaults(run=tap)

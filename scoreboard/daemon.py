@@ -1,0 +1,185 @@
+"""The referee core of the daemon: one Match, one Store, and the requests that move them.
+
+No socket and no event loop here: ``Referee.handle`` takes one decoded request
+and returns a ``Reply``, so the rules of the daemon (store before answering,
+a rejected input changes nothing) are tested in-process; ``scoreboard.api``
+carries requests and broadcasts over the Unix socket.
+
+An input is applied to the match first (that is the check), then committed to
+the store; only after the commit is it answered as accepted. If the commit
+fails, the match is folded again from the store, so the state served never
+holds an input the store lacks.
+
+>>> import tempfile
+>>> referee = Referee.open(tempfile.mkdtemp() + "/devetka.db")
+>>> referee.handle({"cmd": "new_match", "match_start": {
+...     "type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0}}).ok
+True
+>>> referee.handle({"type": "pass"}).error
+'pass without a push out to answer (5.6)'
+>>> referee.handle({"type": "strike"}).state["seq"]
+1
+>>> referee.close()
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any, NamedTuple
+
+from scoreboard.inputs import InputError, MatchStart, Undo, parse, to_json
+from scoreboard.lines import shot_line, state_line
+from scoreboard.match import Match
+from scoreboard.rules import RuleError
+from scoreboard.store import Store
+
+
+class Reply(NamedTuple):
+    """The answer to one request: ``state`` when ok, ``error`` when not; ``changed`` asks for a broadcast."""
+
+    ok: bool
+    state: dict[str, Any] | None = None
+    error: str | None = None
+    changed: bool = False
+
+
+def _utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Referee:
+    """Owns the current match and the store; the only writer of the store.
+
+    ``seq`` is the store's number of the match's last stored input (0 right
+    after its ``match_start``): it grows by one on every change, and a restart
+    serves the same number, so ``(match_id, seq)`` names a state for good.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.match_id: int | None = None
+        self.match: Match | None = None
+        self.seq = 0
+        self._resume()
+
+    @classmethod
+    def open(cls, store_path: str | os.PathLike, *, now: Callable[[], datetime | str] = _utc_now) -> Referee:
+        """Open the store (a corrupt file is moved aside: see ``moved_aside``) and resume its current match."""
+        store = Store.open(store_path, now=now)
+        try:
+            return cls(store)
+        except BaseException:
+            store.close()
+            raise
+
+    @property
+    def moved_aside(self) -> str | None:
+        """Where the store moved a corrupt file at open, with what was wrong; None when the file was sound."""
+        if self.store.moved_aside is None:
+            return None
+        return f"{self.store.moved_aside} ({self.store.problem})"
+
+    def _resume(self) -> None:
+        """The current match as the fold of its stored log (a log that no longer folds raises)."""
+        current = self.store.current_match()
+        if current is None:
+            self.match_id, self.match, self.seq = None, None, 0
+            return
+        match_id, log = current
+        self.match = Match.resume(log)
+        self.match_id, self.seq = match_id, len(log) - 1
+
+    def handle(self, request: Any) -> Reply:
+        """One request: a control command (``cmd``) or a match-log input; never raises for a bad request."""
+        if not isinstance(request, dict):
+            return Reply(False, error="a request must be a JSON object")
+        if "cmd" in request:
+            return self._command(request)
+        return self._input(request)
+
+    def _command(self, request: dict) -> Reply:
+        cmd = request["cmd"]
+        if cmd == "state":
+            return Reply(True, self.state())
+        if cmd == "new_match":
+            return self._new_match(request.get("match_start"))
+        if isinstance(cmd, str):
+            return Reply(False, error=f"unknown command {cmd!r} (known: new_match, state)")
+        return Reply(False, error="cmd must be a string naming a command (new_match, state)")
+
+    def _new_match(self, raw: Any) -> Reply:
+        if not isinstance(raw, dict):
+            return Reply(False, error="new_match needs match_start: the match_start input as an object")
+        raw = dict(raw, type="match_start") if "type" not in raw else raw
+        try:
+            match_start = parse(raw)
+        except InputError as error:
+            return Reply(False, error=f"match_start: {error}")
+        if not isinstance(match_start, MatchStart):
+            return Reply(False, error="new_match needs a match_start, not " + repr(raw.get("type")))
+        match = Match(match_start)
+        try:
+            match_id = self.store.start_match(match_start)
+        except Exception as error:  # sqlite3 or the disk: the match stays as it was
+            return Reply(False, error=f"the store could not start the match: {error}")
+        self.match, self.match_id, self.seq = match, match_id, 0
+        return Reply(True, self.state(), changed=True)
+
+    def _input(self, raw: dict) -> Reply:
+        try:
+            item = parse(raw)
+        except InputError as error:
+            return Reply(False, error=str(error))
+        if isinstance(item, MatchStart):
+            return Reply(False, error='a match_start begins a new match: send {"cmd": "new_match", ...}')
+        match = self.match
+        if match is None:
+            return Reply(False, error='no match yet: start one with {"cmd": "new_match", "match_start": {...}}')
+        before, applied = match.state, len(match.history())
+        try:
+            match.apply(item)
+        except RuleError as error:
+            return Reply(False, error=str(error))
+        if match.state is before and len(match.history()) == applied and not isinstance(item, Undo):
+            return Reply(True, self.state())  # applied but changed nothing (a settle on a still table)
+        try:
+            seq = self.store.append(self.match_id, item)
+        except Exception as error:  # not committed: the match must not keep it
+            return self._not_stored(error)
+        self.seq = seq
+        return Reply(True, self.state(), changed=True)
+
+    def _not_stored(self, error: Exception) -> Reply:
+        """Put the match back as the store has it and say the input was not kept."""
+        message = f"the store could not save the input, so it was not applied: {error}"
+        try:
+            self._resume()
+        except Exception as again:  # a log that no longer folds, or the disk: serve no match rather than a wrong one
+            self.match = None
+            return Reply(False, error=f"{message}; the match could not be read back either: {again}", changed=True)
+        return Reply(False, error=message)
+
+    def state(self) -> dict[str, Any]:
+        """The state object: the replay state line plus seq, last_verdict, undo, rules and match_id."""
+        match = self.match
+        out = state_line(match.state if match is not None else None)
+        out["seq"] = self.seq
+        out["match_id"] = self.match_id
+        if match is None:
+            out.update(last_verdict=None, undo=None, rules=None)
+            return out
+        shots = match.shot_lines()
+        if shots:
+            verdict = shots[-1].verdict
+            out["last_verdict"] = dict(shot_line(verdict), words=verdict.words)
+        else:
+            out["last_verdict"] = None
+        target = match.undo_target
+        out["undo"] = to_json(target) if target is not None else None
+        out["rules"] = match.match_start.options.to_json()
+        return out
+
+    def close(self) -> None:
+        self.store.close()

@@ -1,0 +1,246 @@
+"""The local API (scoreboard/api.py) with the real parts: ``devetka run`` as a child process on a temporary
+store and socket, clients on a real Unix socket, ``devetka tap`` as a child process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+
+from scoreboard.store import Store
+
+DEVETKA = str(Path(sys.executable).parent / "devetka")
+TIMEOUT = 60.0  # generous: a loaded two-core machine
+ANA_BEN = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0}
+LEGAL_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 2},
+               {"type": "cushion", "ball": 3}, {"type": "cushion", "ball": 4}, {"type": "cushion", "ball": 5},
+               {"type": "settle"}]
+
+
+class Client:
+    """One connection to the daemon: requests answered by id, broadcasts kept in order."""
+
+    def __init__(self, path: Path) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(TIMEOUT)
+        self.sock.connect(str(path))
+        self.stream = self.sock.makefile("rb")
+        self.broadcasts: list[dict] = []
+        self.next_id = 0
+
+    def line(self) -> dict:
+        text = self.stream.readline()
+        assert text, "the daemon closed the connection"
+        return orjson.loads(text)
+
+    def send_raw(self, data: bytes) -> dict:
+        """Send bytes and return the next answer (a line with "ok"), keeping broadcasts that come first."""
+        self.sock.sendall(data)
+        while True:
+            message = self.line()
+            if "ok" in message:
+                return message
+            self.broadcasts.append(message)
+
+    def request(self, message: dict) -> dict:
+        self.next_id += 1
+        answer = self.send_raw(orjson.dumps(dict(message, id=self.next_id)) + b"\n")
+        assert answer["id"] == self.next_id
+        return answer
+
+    def broadcast(self) -> dict:
+        """The next broadcast state (one already received, or the next line)."""
+        if self.broadcasts:
+            return self.broadcasts.pop(0)
+        message = self.line()
+        assert message["type"] == "state", message
+        return message
+
+    def close(self) -> None:
+        self.stream.close()
+        self.sock.close()
+
+
+class Daemon:
+    """``devetka run`` as a child process; ``start`` returns once its socket answers."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.store = tmp_path / "devetka.db"
+        self.socket = tmp_path / "api.sock"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen([DEVETKA, "run", "--store", str(self.store), "--socket", str(self.socket)],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            assert self.process.poll() is None, self.process.communicate()
+            try:
+                probe = Client(self.socket)
+            except OSError:
+                assert time.monotonic() < deadline, "the daemon's socket did not come up"
+                time.sleep(0.01)
+                continue
+            assert probe.line()["type"] == "state"  # every client gets the state on connecting
+            probe.close()
+            return
+
+    def client(self) -> Client:
+        client = Client(self.socket)
+        assert client.line()["type"] == "state"  # the state on connecting
+        return client
+
+    def stop(self, signum: int = signal.SIGTERM) -> int:
+        self.process.send_signal(signum)
+        self.process.communicate(timeout=TIMEOUT)
+        return self.process.returncode
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.communicate(timeout=TIMEOUT)
+
+
+@pytest.fixture
+def daemon(tmp_path):
+    d = Daemon(tmp_path)
+    d.start()
+    yield d
+    d.kill()
+
+
+def tap(d: Daemon, message: str) -> subprocess.CompletedProcess:
+    return subprocess.run([DEVETKA, "tap", "--socket", str(d.socket), message], capture_output=True,
+                          timeout=TIMEOUT)
+
+
+def stored_types(path: Path) -> list[str]:
+    with Store.open_readonly(path) as store:
+        return [type(item).TYPE for item in store.current_match()[1]]
+
+
+def test_a_legal_break_through_the_socket(daemon):
+    client = daemon.client()
+    assert client.request({"cmd": "new_match", "match_start": ANA_BEN})["ok"]
+    for item in LEGAL_BREAK:
+        answer = client.request(item)
+        assert answer["ok"], answer
+    state = answer["state"]
+    assert state["shooter"] == 1 and state["seq"] == len(LEGAL_BREAK) and state["players"] == ["Ana", "Ben"]
+    assert "Legal break" in state["last_verdict"]["words"]
+    assert client.request({"cmd": "state"})["state"] == state
+    client.close()
+
+
+def test_a_rejected_input_is_answered_and_not_stored(daemon):
+    client = daemon.client()
+    client.request({"cmd": "new_match", "match_start": ANA_BEN})
+    before = client.request({"cmd": "state"})["state"]
+    answer = client.request({"type": "pass"})
+    assert answer == {"id": client.next_id, "ok": False, "error": "pass without a push out to answer (5.6)"}
+    assert client.request({"cmd": "state"})["state"] == before
+    assert client.request({"cmd": "shutdown"})["error"].startswith("unknown command 'shutdown'")
+    client.close()
+    assert daemon.stop() == 0
+    assert stored_types(daemon.store) == ["match_start"]
+
+
+def test_bad_lines_are_answered_and_the_connection_stays_open(daemon):
+    client = daemon.client()
+    answer = client.send_raw(b"{not json\n")
+    assert not answer["ok"] and answer["error"].startswith("not valid JSON") and answer["id"] is None
+    answer = client.send_raw(b"[1, 2]\n")
+    assert answer["error"] == "a request must be a JSON object, not list"
+    client.send_raw(b"\n" + orjson.dumps({"id": "x", "type": "strike"}) + b"\n")  # a blank line is skipped
+    assert client.request({"cmd": "state"})["ok"]
+    client.close()
+
+
+def test_undo_and_broadcasts_to_a_second_client(daemon):
+    player, screen = daemon.client(), daemon.client()
+    player.request({"cmd": "new_match", "match_start": ANA_BEN})
+    assert screen.broadcast()["match_id"] == 1
+    for item in LEGAL_BREAK:
+        seq = player.request(item)["state"]["seq"]
+        pushed = screen.broadcast()
+        assert pushed["seq"] == seq and pushed["type"] == "state"
+    assert pushed["shooter"] == 1
+    undone = player.request({"type": "undo"})["state"]
+    assert undone["shooter"] == 0 and undone["undo"] == {"type": "cushion", "ball": 5}
+    assert screen.broadcast()["seq"] == undone["seq"] == len(LEGAL_BREAK) + 1
+    assert not player.request({"type": "pass"})["ok"]  # no broadcast for a rejected input: the next is the strike
+    player.request({"type": "settle"})
+    assert screen.broadcast()["seq"] == undone["seq"] + 1
+    player.close()
+    screen.close()
+
+
+def test_tap(daemon):
+    result = tap(daemon, orjson.dumps({"cmd": "new_match", "match_start": ANA_BEN}).decode())
+    assert result.returncode == 0, result.stderr
+    assert orjson.loads(result.stdout)["state"]["players"] == ["Ana", "Ben"]
+    refused = tap(daemon, '{"type": "pass"}')
+    assert refused.returncode == 1 and orjson.loads(refused.stdout)["ok"] is False
+    absent = subprocess.run([DEVETKA, "tap", "--socket", str(daemon.socket) + ".none", '{"cmd": "state"}'],
+                            capture_output=True, timeout=TIMEOUT)
+    assert absent.returncode == 2 and str(daemon.socket) + ".none" in absent.stderr.decode()
+
+
+def test_the_socket_is_0660_and_removed_on_a_clean_stop(daemon):
+    assert stat.S_IMODE(daemon.socket.stat().st_mode) == 0o660
+    assert daemon.stop(signal.SIGINT) == 0
+    assert not daemon.socket.exists()
+
+
+def test_a_stale_socket_is_replaced_and_a_missing_folder_is_named(tmp_path):
+    d = Daemon(tmp_path)
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(str(d.socket))  # bound, never listening: what a killed daemon leaves
+    stale.close()
+    d.start()
+    try:
+        assert d.stop() == 0
+    finally:
+        d.kill()
+    missing = subprocess.run([DEVETKA, "run", "--store", str(tmp_path / "s.db"), "--socket",
+                              str(tmp_path / "no" / "api.sock")], capture_output=True, timeout=TIMEOUT)
+    assert missing.returncode == 2 and "create " + str(tmp_path / "no") in missing.stderr.decode()
+
+
+def test_a_restart_serves_the_same_state(daemon):
+    client = daemon.client()
+    client.request({"cmd": "new_match", "match_start": ANA_BEN})
+    for item in LEGAL_BREAK + [{"type": "strike"}, {"type": "pocket", "ball": 1}]:
+        client.request(item)
+    before = client.request({"cmd": "state"})["state"]
+    client.close()
+    assert daemon.stop() == 0
+    daemon.start()
+    again = daemon.client()
+    assert again.request({"cmd": "state"})["state"] == before
+    again.close()
+
+
+def test_kill_9_right_after_an_acknowledged_input_loses_nothing(daemon):
+    inputs = LEGAL_BREAK + [{"type": "strike"}, {"type": "first_contact", "ball": 1},
+                            {"type": "pocket", "ball": 1}, {"type": "settle"}, {"type": "undo"}]
+    client = daemon.client()
+    client.request({"cmd": "new_match", "match_start": ANA_BEN})
+    for item in inputs:
+        acknowledged = client.request(item)["state"]
+        client.close()
+        daemon.process.kill()  # SIGKILL: no clean-up, the socket file stays behind
+        daemon.process.communicate(timeout=TIMEOUT)
+        daemon.start()
+        client = daemon.client()
+        assert client.request({"cmd": "state"})["state"] == acknowledged
+    client.close()
+    assert os.path.exists(daemon.store)

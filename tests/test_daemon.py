@@ -1,0 +1,156 @@
+"""The referee core (scoreboard/daemon.py) in-process, on real SQLite stores in a temporary folder."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from scoreboard.daemon import Referee
+from scoreboard.store import Store
+
+ANA_BEN = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0}
+LEGAL_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 2},
+               {"type": "cushion", "ball": 3}, {"type": "cushion", "ball": 4}, {"type": "cushion", "ball": 5},
+               {"type": "settle"}]
+
+
+@pytest.fixture
+def referee(tmp_path):
+    ref = Referee.open(tmp_path / "devetka.db")
+    yield ref
+    ref.close()
+
+
+def stored(path) -> list[dict]:
+    with Store.open_readonly(path) as store:
+        current = store.current_match()
+        return [] if current is None else [type(item).TYPE for item in current[1]]
+
+
+def test_an_empty_store_serves_no_match(referee):
+    state = referee.state()
+    assert state["match_id"] is None and state["players"] is None and state["seq"] == 0
+    assert state["last_verdict"] is None and state["undo"] is None
+    assert referee.handle({"type": "strike"}).error.startswith("no match yet")
+
+
+def test_a_legal_break_is_stored_and_served(referee, tmp_path):
+    assert referee.handle({"cmd": "new_match", "match_start": ANA_BEN}).changed
+    for item in LEGAL_BREAK:
+        reply = referee.handle(item)
+        assert reply.ok and reply.changed, reply
+    state = reply.state
+    assert state["shooter"] == 1 and state["seq"] == len(LEGAL_BREAK)
+    assert state["last_verdict"]["foul"] is False and "Legal break" in state["last_verdict"]["words"]
+    assert state["undo"] == {"type": "settle"}
+    assert state["rules"]["break"] == "winner" and state["players"] == ["Ana", "Ben"]
+    assert stored(tmp_path / "devetka.db") == ["match_start", *(item["type"] for item in LEGAL_BREAK)]
+
+
+def test_a_rejected_input_changes_nothing_and_is_not_stored(referee, tmp_path):
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    before = referee.state()
+    for bad in ({"type": "pass"}, {"type": "pocket", "ball": 12}, {"type": "nonsense"}, ["strike"],
+                {"type": "undo"}, ANA_BEN):
+        reply = referee.handle(bad)
+        assert not reply.ok and not reply.changed and reply.error, bad
+    assert referee.state() == before
+    assert stored(tmp_path / "devetka.db") == ["match_start"]
+
+
+def test_an_input_that_changes_nothing_is_ok_but_not_stored(referee, tmp_path):
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    reply = referee.handle({"type": "settle"})  # no shot in progress: nothing to end
+    assert reply.ok and not reply.changed and reply.state["seq"] == 0
+    assert stored(tmp_path / "devetka.db") == ["match_start"]
+
+
+def test_undo_is_stored_and_takes_back_the_last_change(referee, tmp_path):
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    for item in LEGAL_BREAK:
+        referee.handle(item)
+    reply = referee.handle({"type": "undo"})
+    assert reply.ok and reply.changed
+    assert reply.state["shooter"] == 0 and reply.state["undo"] == {"type": "cushion", "ball": 5}
+    assert reply.state["seq"] == len(LEGAL_BREAK) + 1
+    assert stored(tmp_path / "devetka.db")[-1] == "undo"
+
+
+def test_commands(referee):
+    assert referee.handle({"cmd": "state"}).state == referee.state()
+    assert referee.handle({"cmd": "rack_mode"}).error == "unknown command 'rack_mode' (known: new_match, state)"
+    assert "cmd must be a string" in referee.handle({"cmd": 3}).error
+    assert "new_match needs match_start" in referee.handle({"cmd": "new_match"}).error
+    assert "breaker" in referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, breaker=5)}).error
+    assert "rail_sensed" in referee.handle(
+        {"cmd": "new_match", "match_start": dict(ANA_BEN, rules={"rail_sensed": True})}).error
+    assert referee.state()["match_id"] is None
+
+
+def test_new_match_without_type_and_a_second_match(referee):
+    first = referee.handle({"cmd": "new_match", "match_start": {k: v for k, v in ANA_BEN.items() if k != "type"}})
+    assert first.ok and first.state["match_id"] == 1
+    referee.handle({"type": "strike"})
+    second = referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, players=["Cy", "Di"])})
+    assert second.state["match_id"] == 2 and second.state["seq"] == 0 and second.state["players"] == ["Cy", "Di"]
+    assert second.state["undo"] is None
+
+
+def test_a_reopened_store_serves_the_same_state(tmp_path):
+    path = tmp_path / "devetka.db"
+    with_break = Referee.open(path)
+    with_break.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, rules={"strike_sensed": True})})
+    for item in LEGAL_BREAK:
+        with_break.handle(item)
+    before = with_break.state()
+    with_break.close()
+    again = Referee.open(path)
+    try:
+        assert again.state() == before and again.moved_aside is None
+    finally:
+        again.close()
+
+
+def test_a_corrupt_store_is_moved_aside_and_said(tmp_path):
+    path = tmp_path / "devetka.db"
+    path.write_bytes(b"this is no SQLite file" * 200)
+    ref = Referee.open(path)
+    try:
+        assert ref.moved_aside is not None and "devetka.db.corrupt-1" in ref.moved_aside
+        assert ref.state()["match_id"] is None
+    finally:
+        ref.close()
+
+
+class FailingStore:
+    """A store whose appends fail after being asked once: the disk filled up mid-match."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self.fail = False
+
+    def append(self, match_id, item):
+        if self.fail:
+            raise sqlite3.OperationalError("database or disk is full")
+        return self._store.append(match_id, item)
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+
+def test_an_input_the_store_cannot_keep_is_taken_back(tmp_path):
+    store = FailingStore(Store.open(tmp_path / "devetka.db", now=lambda: "2026-11-29T20:00:00+00:00"))
+    ref = Referee(store)
+    try:
+        ref.handle({"cmd": "new_match", "match_start": ANA_BEN})
+        ref.handle({"type": "strike"})
+        before = ref.state()
+        store.fail = True
+        reply = ref.handle({"type": "first_contact", "ball": 1})
+        assert not reply.ok and "disk is full" in reply.error and "not applied" in reply.error
+        assert ref.state() == before
+        store.fail = False
+        assert ref.handle({"type": "first_contact", "ball": 1}).state["seq"] == before["seq"] + 1
+    finally:
+        ref.close()
