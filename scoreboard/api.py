@@ -183,6 +183,8 @@ async def _run(store: str, socket_path: str) -> int:
         if referee.moved_aside is not None:
             print(f"devetka run: the store was corrupt and was moved aside to {referee.moved_aside}; "
                   "a new store is begun", file=sys.stderr)
+        if referee.resume_problem is not None:
+            print(f"devetka run: {referee.resume_problem}", file=sys.stderr)
         server = Server(referee, socket_path)
         try:
             await server.start()

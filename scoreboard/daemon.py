@@ -33,7 +33,7 @@ from scoreboard.inputs import InputError, MatchStart, Undo, parse, to_json
 from scoreboard.lines import shot_line, state_line
 from scoreboard.match import Match
 from scoreboard.rules import RuleError
-from scoreboard.store import Store
+from scoreboard.store import Store, StoreError
 
 
 class Reply(NamedTuple):
@@ -62,7 +62,13 @@ class Referee:
         self.match_id: int | None = None
         self.match: Match | None = None
         self.seq = 0
-        self._resume()
+        self.resume_problem: str | None = None
+        """Why the store's current match could not be resumed (then no match is served); None when it was."""
+        try:
+            self._resume()
+        except (StoreError, RuleError) as error:  # never a crash loop on a bad log: serve no match, say why
+            self.match_id, self.match, self.seq = None, None, 0
+            self.resume_problem = f"the current match in the store does not fold, so none is resumed: {error}"
 
     @classmethod
     def open(cls, store_path: str | os.PathLike, *, now: Callable[[], datetime | str] = _utc_now) -> Referee:

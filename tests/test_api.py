@@ -100,7 +100,7 @@ class Daemon:
 
     def stop(self, signum: int = signal.SIGTERM) -> int:
         self.process.send_signal(signum)
-        self.process.communicate(timeout=TIMEOUT)
+        _, self.stderr = self.process.communicate(timeout=TIMEOUT)
         return self.process.returncode
 
     def kill(self) -> None:
@@ -244,3 +244,46 @@ def test_kill_9_right_after_an_acknowledged_input_loses_nothing(daemon):
         assert client.request({"cmd": "state"})["state"] == acknowledged
     client.close()
     assert os.path.exists(daemon.store)
+
+
+def test_a_socket_path_that_is_a_file_or_in_use_is_refused(daemon, tmp_path):
+    def run(sock: Path) -> subprocess.CompletedProcess:
+        return subprocess.run([DEVETKA, "run", "--store", str(tmp_path / "other.db"), "--socket", str(sock)],
+                              capture_output=True, timeout=TIMEOUT)
+
+    in_use = run(daemon.socket)
+    assert in_use.returncode == 2 and "another daemon is listening" in in_use.stderr.decode()
+    plain = tmp_path / "plain"
+    plain.write_text("keep me")
+    refused = run(plain)
+    assert refused.returncode == 2 and "is not a socket" in refused.stderr.decode()
+    assert plain.read_text() == "keep me"
+    assert daemon.client().request({"cmd": "state"})["ok"]  # the first daemon still serves
+
+
+def test_a_corrupt_store_is_moved_aside_and_the_daemon_starts(tmp_path):
+    d = Daemon(tmp_path)
+    d.store.write_bytes(b"no SQLite here" * 500)
+    d.start()
+    try:
+        assert d.client().request({"cmd": "state"})["state"]["match_id"] is None
+        assert d.stop() == 0
+        assert "moved aside" in d.stderr.decode()
+    finally:
+        d.kill()
+    assert (tmp_path / "devetka.db.corrupt-1").exists()
+
+
+def test_a_line_over_the_limit_is_refused_and_the_connection_closed(daemon):
+    from scoreboard.api import LINE_LIMIT
+
+    client = daemon.client()
+    try:
+        client.sock.sendall(b'{"type": "' + b"x" * (LINE_LIMIT + 10) + b'"}\n')
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the daemon may close before the last bytes are sent; its answer is already on the way
+    answer = client.line()
+    assert not answer["ok"] and "longer than" in answer["error"]
+    assert client.stream.readline() == b""
+    client.close()
+    assert daemon.client().request({"cmd": "state"})["ok"]

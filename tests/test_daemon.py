@@ -154,3 +154,18 @@ def test_an_input_the_store_cannot_keep_is_taken_back(tmp_path):
         assert ref.handle({"type": "first_contact", "ball": 1}).state["seq"] == before["seq"] + 1
     finally:
         ref.close()
+
+
+def test_a_stored_log_that_does_not_fold_is_said_and_no_match_served(tmp_path):
+    from scoreboard.inputs import MatchStart, Pass
+
+    path = tmp_path / "devetka.db"
+    with Store.open(path, now=lambda: "2026-11-29T20:00:00+00:00") as store:
+        match_id = store.start_match(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0))
+        store.append(match_id, Pass())  # the store takes it; the match never would
+    ref = Referee.open(path)
+    try:
+        assert "does not fold" in ref.resume_problem and ref.state()["match_id"] is None
+        assert ref.handle({"cmd": "new_match", "match_start": ANA_BEN}).state["match_id"] == match_id + 1
+    finally:
+        ref.close()
