@@ -170,6 +170,45 @@ def _prepare(path: Path) -> None:
     raise ApiError(f"another daemon is listening on {path}")
 
 
+def notify(message: bytes, environ: dict[str, str] | None = None) -> bool:
+    """Tell systemd (``NOTIFY_SOCKET``, a datagram socket; ``@`` is the abstract namespace); False if unset."""
+    address = (os.environ if environ is None else environ).get("NOTIFY_SOCKET")
+    if not address:
+        return False
+    if address.startswith("@"):
+        address = "\0" + address[1:]
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        try:
+            sock.sendto(message, address)
+        except OSError:
+            return False  # systemd gone or the socket wrong: refereeing goes on
+    return True
+
+
+def watchdog_interval(environ: dict[str, str] | None = None) -> float | None:
+    """Seconds between ``WATCHDOG=1`` pings (half what systemd asks), or None when it asks for none.
+
+    >>> watchdog_interval({"WATCHDOG_USEC": "4000000"}), watchdog_interval({})
+    (2.0, None)
+    >>> watchdog_interval({"WATCHDOG_USEC": "4000000", "WATCHDOG_PID": "0"}) is None  # for another process
+    True
+    """
+    environ = os.environ if environ is None else environ
+    usec, pid = environ.get("WATCHDOG_USEC"), environ.get("WATCHDOG_PID")
+    if not usec or not usec.isdigit() or int(usec) == 0:
+        return None
+    if pid and pid != str(os.getpid()):
+        return None
+    return int(usec) / 2e6
+
+
+async def _watchdog(interval: float) -> None:
+    """Ping from the event loop itself: a loop stuck in a request stops the pings and systemd restarts us."""
+    while True:
+        notify(b"WATCHDOG=1")
+        await asyncio.sleep(interval)
+
+
 async def _run(store: str, socket_path: str) -> int:
     from scoreboard.daemon import Referee
     from scoreboard.store import StoreError
@@ -195,7 +234,15 @@ async def _run(store: str, socket_path: str) -> int:
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, server.stop)
         print(f"devetka run: serving {store} on {socket_path}", file=sys.stderr, flush=True)
-        await server.serve()
+        notify(b"READY=1")  # the store is replayed and the socket answers
+        interval = watchdog_interval()
+        pinger = asyncio.create_task(_watchdog(interval)) if interval is not None else None
+        try:
+            await server.serve()
+        finally:
+            if pinger is not None:
+                pinger.cancel()
+            notify(b"STOPPING=1")
     finally:
         referee.close()
     return 0

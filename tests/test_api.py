@@ -78,8 +78,9 @@ class Daemon:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")}
         self.process = subprocess.Popen([DEVETKA, "run", "--store", str(self.store), "--socket", str(self.socket)],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         deadline = time.monotonic() + TIMEOUT
         while True:
             assert self.process.poll() is None, self.process.communicate()
@@ -287,3 +288,30 @@ def test_a_line_over_the_limit_is_refused_and_the_connection_closed(daemon):
     assert client.stream.readline() == b""
     client.close()
     assert daemon.client().request({"cmd": "state"})["ok"]
+
+
+def test_systemd_ready_only_once_serving_and_watchdog_pings(tmp_path):
+    d = Daemon(tmp_path)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(tmp_path / "notify"))
+    listener.settimeout(TIMEOUT)
+    env = dict(os.environ, NOTIFY_SOCKET=str(tmp_path / "notify"), WATCHDOG_USEC="100000")
+    d.process = subprocess.Popen([DEVETKA, "run", "--store", str(d.store), "--socket", str(d.socket)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        assert listener.recv(64) == b"READY=1"
+        assert d.client().request({"cmd": "state"})["ok"]  # ready means the socket answers
+        assert listener.recv(64) == b"WATCHDOG=1"
+        assert listener.recv(64) == b"WATCHDOG=1"
+        assert d.stop() == 0
+        messages = []
+        listener.settimeout(0)
+        while True:
+            try:
+                messages.append(listener.recv(64))
+            except BlockingIOError:
+                break
+        assert messages[-1] == b"STOPPING=1"
+    finally:
+        d.kill()
+        listener.close()
