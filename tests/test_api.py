@@ -193,6 +193,8 @@ def test_tap(daemon):
     absent = subprocess.run([DEVETKA, "tap", "--socket", str(daemon.socket) + ".none", '{"cmd": "state"}'],
                             capture_output=True, timeout=TIMEOUT)
     assert absent.returncode == 2 and str(daemon.socket) + ".none" in absent.stderr.decode()
+    garbled = tap(daemon, "{strike")
+    assert garbled.returncode == 2 and "not valid JSON" in garbled.stderr.decode()
 
 
 def test_the_socket_is_0660_and_removed_on_a_clean_stop(daemon):

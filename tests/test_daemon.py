@@ -22,7 +22,7 @@ def referee(tmp_path):
     ref.close()
 
 
-def stored(path) -> list[dict]:
+def stored(path) -> list[str]:
     with Store.open_readonly(path) as store:
         current = store.current_match()
         return [] if current is None else [type(item).TYPE for item in current[1]]
