@@ -25,7 +25,9 @@ from typing import Any
 
 import orjson
 
-DEFAULT_SOCKET = "/run/devetka/api.sock"  # the config's default ([api] socket)
+from scoreboard.config import ApiConfig
+
+DEFAULT_SOCKET = ApiConfig().socket
 LINE_LIMIT = 1 << 20  # a request line longer than this is refused and the connection closed
 BACKLOG_LIMIT = 4 << 20  # a client that stops reading is dropped once this much waits for it
 SOCKET_MODE = 0o660
@@ -248,9 +250,32 @@ async def _run(store: str, socket_path: str) -> int:
     return 0
 
 
+DEFAULT_CONFIG = "/etc/devetka/table.toml"
+
+
+def _settings(args: argparse.Namespace, command: str):
+    """The config the command runs with: ``--config``, else the Pi's file where it exists, else the defaults.
+
+    Returns the config, or None after saying on stderr what is wrong with it.
+    """
+    from scoreboard.config import Config, ConfigError, load
+
+    path = args.config or (DEFAULT_CONFIG if os.path.exists(DEFAULT_CONFIG) else None)
+    if path is None:
+        return Config()
+    try:
+        return load(path)
+    except ConfigError as error:
+        print(f"devetka {command}: {error}", file=sys.stderr)
+        return None
+
+
 def run(args: argparse.Namespace) -> int:
     """``devetka run``: the daemon until SIGTERM or SIGINT (then exit 0, the socket removed)."""
-    return asyncio.run(_run(args.store, args.socket))
+    config = _settings(args, "run")
+    if config is None:
+        return 2
+    return asyncio.run(_run(args.store or config.store.path, args.socket or config.api.socket))
 
 
 def tap_request(socket_path: str, request: Any, timeout: float = 30.0) -> dict[str, Any]:
@@ -275,6 +300,11 @@ def tap(args: argparse.Namespace) -> int:
     except orjson.JSONDecodeError as error:
         print(f"devetka tap: not valid JSON: {error}", file=sys.stderr)
         return 2
+    if args.socket is None:
+        config = _settings(args, "tap")
+        if config is None:
+            return 2
+        args.socket = config.api.socket
     try:
         answer = tap_request(args.socket, request)
     except OSError as error:
@@ -289,13 +319,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     """Add ``run`` and ``tap`` to the ``devetka`` command."""
     rn = commands.add_parser("run", help="run the rules daemon: the store and the local API",
                              description="Referee live: keep the store, serve the local API until SIGTERM.")
-    rn.add_argument("--store", required=True, metavar="FILE", help="the store (SQLite file)")
-    rn.add_argument("--socket", required=True, metavar="PATH", help="the local API's Unix socket")
+    rn.add_argument("--config", metavar="FILE", help=f"the table's config (default {DEFAULT_CONFIG} if it exists)")
+    rn.add_argument("--store", metavar="FILE", help="the store (SQLite file); default: the config's [store] path")
+    rn.add_argument("--socket", metavar="PATH", help="the local API's Unix socket; default: the config's [api] socket")
     rn.set_defaults(run=run)
     tp = commands.add_parser("tap", help="send one input or command to the running daemon",
                              description="Send one JSON input or command; print the answer. Exit 0 if "
                                          "accepted, 1 if refused, 2 if the daemon cannot be reached.")
-    tp.add_argument("--socket", default=DEFAULT_SOCKET, metavar="PATH",
-                    help=f"the local API's Unix socket (default {DEFAULT_SOCKET})")
+    tp.add_argument("--config", metavar="FILE", help=f"the table's config (default {DEFAULT_CONFIG} if it exists)")
+    tp.add_argument("--socket", metavar="PATH",
+                    help=f"the local API's Unix socket (default: the config's [api] socket, {DEFAULT_SOCKET})")
     tp.add_argument("request", metavar="JSON", help='an input or command, e.g. \'{"type": "strike"}\'')
     tp.set_defaults(run=tap)

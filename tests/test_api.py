@@ -366,3 +366,32 @@ def test_kill_9_at_random_moments_of_a_simulated_match(daemon):
     final = client.request({"cmd": "state"})["state"]
     assert {k: final[k] for k in state_line(table.match.state)} == state_line(table.match.state)
     client.close()
+
+
+
+def test_run_and_tap_take_the_store_and_socket_from_the_config(tmp_path):
+    config = tmp_path / "table.toml"
+    store, sock = tmp_path / "from-config.sqlite3", tmp_path / "c.sock"
+    config.write_text(f'[store]\npath = "{store}"\n[api]\nsocket = "{sock}"\n')
+    daemon = subprocess.Popen([DEVETKA, "run", "--config", str(config)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while not sock.exists():
+            assert daemon.poll() is None, daemon.communicate()
+            assert time.monotonic() < deadline, "the daemon's socket did not come up"
+            time.sleep(0.01)
+        out = subprocess.run([DEVETKA, "tap", "--config", str(config), '{"cmd": "state"}'],
+                             capture_output=True, timeout=TIMEOUT)
+        assert out.returncode == 0 and orjson.loads(out.stdout)["ok"] is True
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        daemon.communicate(timeout=TIMEOUT)
+    assert daemon.returncode == 0 and store.exists()
+
+
+def test_run_with_a_broken_config_names_the_key_and_exits_2(tmp_path):
+    config = tmp_path / "table.toml"
+    config.write_text('[store]\npaht = "x"\n')
+    out = subprocess.run([DEVETKA, "run", "--config", str(config)], capture_output=True, text=True, timeout=TIMEOUT)
+    assert out.returncode == 2 and "store.paht" in out.stderr and "Traceback" not in out.stderr
