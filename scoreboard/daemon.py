@@ -143,12 +143,12 @@ class Referee:
         match = self.match
         if match is None:
             return Reply(False, error='no match yet: start one with {"cmd": "new_match", "match_start": {...}}')
-        before, applied = match.state, len(match.history())
+        before, applied = match.state, match.applied_count
         try:
             match.apply(item)
         except RuleError as error:
             return Reply(False, error=str(error))
-        if match.state is before and len(match.history()) == applied and not isinstance(item, Undo):
+        if match.state is before and match.applied_count == applied and not isinstance(item, Undo):
             return Reply(True, self.state())  # applied but changed nothing (a settle on a still table)
         try:
             seq = self.store.append(self.match_id, item)
@@ -176,12 +176,8 @@ class Referee:
         if match is None:
             out.update(last_verdict=None, undo=None, rules=None)
             return out
-        shots = match.shot_lines()
-        if shots:
-            verdict = shots[-1].verdict
-            out["last_verdict"] = dict(shot_line(verdict), words=verdict.words)
-        else:
-            out["last_verdict"] = None
+        verdict = match.last_verdict()
+        out["last_verdict"] = dict(shot_line(verdict), words=verdict.words) if verdict is not None else None
         target = match.undo_target
         out["undo"] = to_json(target) if target is not None else None
         out["rules"] = match.match_start.options.to_json()

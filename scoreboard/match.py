@@ -101,6 +101,18 @@ class Match:
         self._state = state
         return Step(state)
 
+    @property
+    def applied_count(self) -> int:
+        """How many inputs make the state as it is (undone ones left out)."""
+        return len(self._applied)
+
+    def last_verdict(self) -> Verdict | None:
+        """The final verdict of the last shot (a late input's amendment included), without listing them all."""
+        for applied in reversed(self._applied):
+            if applied[2] is not None:
+                return applied[2]
+        return None
+
     def history(self) -> tuple[Applied, ...]:
         """The inputs that made the state as it is, in order (undone ones left out)."""
         return tuple(self._applied)

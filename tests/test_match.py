@@ -3,7 +3,7 @@
 import pytest
 
 from scoreboard import match as match_module
-from scoreboard.inputs import Cushion, FirstContact, MatchStart, Pocket, Settle, Strike, Undo
+from scoreboard.inputs import Cushion, FirstContact, Foul, MatchStart, Pocket, Settle, Strike, Undo
 from scoreboard.match import Match
 from scoreboard.rules import RuleError
 
@@ -106,3 +106,11 @@ def test_closed_ends_the_shot_in_progress_without_changing_the_match():
     match = played(*BREAK[:-1])
     closed = match.closed()
     assert closed.verdict is not None and closed.state.shot is None and match.state.shot is not None
+
+
+def test_last_verdict_is_the_last_shot_lines_verdict_amendments_included():
+    match = played(*BREAK, Strike(), FirstContact(1), Cushion(0), Settle())
+    assert match.last_verdict() == match.shot_lines()[-1].verdict and match.applied_count == 11
+    match.apply(Foul("scratch"))
+    assert match.last_verdict().foul is True and match.last_verdict() == match.shot_lines()[-1].verdict
+    assert Match(START).last_verdict() is None
