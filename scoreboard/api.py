@@ -50,6 +50,7 @@ class Server:
         self._clients: set[asyncio.StreamWriter] = set()
         self._server: asyncio.base_events.Server | None = None
         self._stopped = asyncio.Event()
+        self._wake = asyncio.Event()
         self._inode: int | None = None
 
     async def start(self) -> None:
@@ -67,6 +68,27 @@ class Server:
 
     def stop(self) -> None:
         self._stopped.set()
+
+    async def settle_loop(self) -> None:
+        """Apply the settle timer's ``settle`` once the table is quiet: the turn passes with no one tapping.
+
+        It sleeps until the timer's deadline, or until a request may have moved it.
+        """
+        referee = self.referee
+        while True:
+            deadline = referee.timer.deadline
+            timeout = None if deadline is None else max(0.0, deadline - referee.now())
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout)
+            except TimeoutError:
+                pass
+            self._wake.clear()
+            reply = referee.settle_if_due()
+            if reply is not None and not reply.ok:
+                print(f"devetka run: the table was quiet but the settle was not applied: {reply.error}",
+                      file=sys.stderr, flush=True)
+            if reply is not None and reply.changed:
+                self.broadcast(dict(referee.state(), type="state"))
 
     async def serve(self) -> None:
         """Serve until ``stop``; then close every client and remove the socket file (if still ours)."""
@@ -120,6 +142,7 @@ class Server:
             self._send(writer, {"id": None, "ok": False, "error": f"a request must be a JSON object, not {kind}"})
             return
         request_id = request.pop("id", None)
+        self._wake.set()
         try:
             reply = self.referee.handle(request)
         except Exception as error:  # a bug must cost one answer, not the daemon
@@ -211,12 +234,12 @@ async def _watchdog(interval: float) -> None:
         await asyncio.sleep(interval)
 
 
-async def _run(store: str, socket_path: str) -> int:
+async def _run(store: str, socket_path: str, settle_after: float, hold_back: float) -> int:
     from scoreboard.daemon import Referee
     from scoreboard.store import StoreError
 
     try:
-        referee = Referee.open(store)
+        referee = Referee.open(store, settle_after=settle_after, hold_back=hold_back)
     except (StoreError, OSError) as error:
         print(f"devetka run: cannot open the store {store}: {error}", file=sys.stderr)
         return 2
@@ -239,9 +262,11 @@ async def _run(store: str, socket_path: str) -> int:
         notify(b"READY=1")  # the store is replayed and the socket answers
         interval = watchdog_interval()
         pinger = asyncio.create_task(_watchdog(interval)) if interval is not None else None
+        settler = asyncio.create_task(server.settle_loop())
         try:
             await server.serve()
         finally:
+            settler.cancel()
             if pinger is not None:
                 pinger.cancel()
             notify(b"STOPPING=1")
@@ -275,7 +300,8 @@ def run(args: argparse.Namespace) -> int:
     config = _settings(args, "run")
     if config is None:
         return 2
-    return asyncio.run(_run(args.store or config.store.path, args.socket or config.api.socket))
+    return asyncio.run(_run(args.store or config.store.path, args.socket or config.api.socket,
+                            config.shots.settle_after_s, config.settle_hold_back_s))
 
 
 def tap_request(socket_path: str, request: Any, timeout: float = 30.0) -> dict[str, Any]:

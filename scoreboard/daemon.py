@@ -25,14 +25,17 @@ True
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
-from scoreboard.inputs import InputError, MatchStart, Undo, parse, to_json
+from scoreboard.inputs import Input, InputError, MatchStart, Undo, parse, to_json
 from scoreboard.lines import shot_line, state_line
 from scoreboard.match import Match
 from scoreboard.rules import RuleError
+from scoreboard.shots import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.store import Store, StoreError
 
 
@@ -57,11 +60,16 @@ class Referee:
     serves the same number, so ``(match_id, seq)`` names a state for good.
     """
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.monotonic,
+                 settle_after: float = DEFAULT_SETTLE_AFTER, hold_back: float = 0.0) -> None:
         self.store = store
         self.match_id: int | None = None
         self.match: Match | None = None
         self.seq = 0
+        self._clock = clock
+        self._base = clock()
+        self.timer = SettleTimer(settle_after, hold_back)
+        """Turns a quiet table into a ``settle``: ``settle_if_due`` applies it (the event loop calls it)."""
         self.resume_problem: str | None = None
         """Why the store's current match could not be resumed (then no match is served); None when it was."""
         try:
@@ -71,11 +79,15 @@ class Referee:
             self.resume_problem = f"the current match in the store does not fold, so none is resumed: {error}"
 
     @classmethod
-    def open(cls, store_path: str | os.PathLike, *, now: Callable[[], datetime | str] = _utc_now) -> Referee:
-        """Open the store (a corrupt file is moved aside: see ``moved_aside``) and resume its current match."""
+    def open(cls, store_path: str | os.PathLike, *, now: Callable[[], datetime | str] = _utc_now,
+             **timing: Any) -> Referee:
+        """Open the store (a corrupt file is moved aside: see ``moved_aside``) and resume its current match.
+
+        ``timing``: ``clock``, ``settle_after`` and ``hold_back`` of the settle timer.
+        """
         store = Store.open(store_path, now=now)
         try:
-            return cls(store)
+            return cls(store, **timing)
         except BaseException:
             store.close()
             raise
@@ -96,6 +108,20 @@ class Referee:
         match_id, log = current
         self.match = Match.resume(log)
         self.match_id, self.seq = match_id, len(log) - 1
+        last_t = max((item.t for item in log if item.t is not None), default=0.0)
+        self._base = self._clock() - last_t  # the match's t goes on from where the log stopped
+        self.timer.seen(Undo(t=self.now()), self.match.state)  # a shot in progress: quiet counts from now
+
+    def now(self) -> float:
+        """The match's time: seconds on a monotonic clock, going on across restarts from the stored log."""
+        return self._clock() - self._base
+
+    def settle_if_due(self) -> Reply | None:
+        """Apply the settle timer's ``settle`` when the table has been quiet long enough; None when not due."""
+        if self.match is None:
+            return None
+        item = self.timer.due(self.now())
+        return None if item is None else self._apply(item)
 
     def handle(self, request: Any) -> Reply:
         """One request: a control command (``cmd``) or a match-log input; never raises for a bad request."""
@@ -125,12 +151,15 @@ class Referee:
             return Reply(False, error=f"match_start: {error}")
         if not isinstance(match_start, MatchStart):
             return Reply(False, error="new_match needs a match_start, not " + repr(raw.get("type")))
+        if match_start.t is None:
+            match_start = replace(match_start, t=self.now())
         match = Match(match_start)
         try:
             match_id = self.store.start_match(match_start)
         except Exception as error:  # sqlite3 or the disk: the match stays as it was
             return Reply(False, error=f"the store could not start the match: {error}")
         self.match, self.match_id, self.seq = match, match_id, 0
+        self.timer.seen(match_start, match.state)
         return Reply(True, self.state(), changed=True)
 
     def _input(self, raw: dict) -> Reply:
@@ -140,6 +169,12 @@ class Referee:
             return Reply(False, error=str(error))
         if isinstance(item, MatchStart):
             return Reply(False, error='a match_start begins a new match: send {"cmd": "new_match", ...}')
+        return self._apply(item)
+
+    def _apply(self, item: Input) -> Reply:
+        """Apply, commit, then answer: the one path every input takes, the settle timer's included."""
+        if item.t is None:
+            item = replace(item, t=self.now())
         match = self.match
         if match is None:
             return Reply(False, error='no match yet: start one with {"cmd": "new_match", "match_start": {...}}')
@@ -149,12 +184,14 @@ class Referee:
         except RuleError as error:
             return Reply(False, error=str(error))
         if match.state is before and match.applied_count == applied and not isinstance(item, Undo):
+            self.timer.seen(item, match.state)
             return Reply(True, self.state())  # applied but changed nothing (a settle on a still table)
         try:
             seq = self.store.append(self.match_id, item)
         except Exception as error:  # not committed: the match must not keep it
             return self._not_stored(error)
         self.seq = seq
+        self.timer.seen(item, match.state)
         return Reply(True, self.state(), changed=True)
 
     def _not_stored(self, error: Exception) -> Reply:

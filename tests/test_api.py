@@ -72,14 +72,18 @@ class Client:
 class Daemon:
     """``devetka run`` as a child process; ``start`` returns once its socket answers."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, settle_after: float = 3600.0) -> None:
         self.store = tmp_path / "devetka.db"
         self.socket = tmp_path / "api.sock"
+        self.config = tmp_path / "table.toml"
+        # No settle of its own unless a test asks: a slow, loaded machine must not end a test's shot.
+        self.config.write_text(f"[shots]\nsettle_after_s = {settle_after}\n")
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")}
-        self.process = subprocess.Popen([DEVETKA, "run", "--store", str(self.store), "--socket", str(self.socket)],
+        self.process = subprocess.Popen([DEVETKA, "run", "--config", str(self.config), "--store", str(self.store),
+                                         "--socket", str(self.socket)],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         deadline = time.monotonic() + TIMEOUT
         while True:
@@ -175,7 +179,7 @@ def test_undo_and_broadcasts_to_a_second_client(daemon):
         assert pushed["seq"] == seq and pushed["type"] == "state"
     assert pushed["shooter"] == 1
     undone = player.request({"type": "undo"})["state"]
-    assert undone["shooter"] == 0 and undone["undo"] == {"type": "cushion", "ball": 5}
+    assert undone["shooter"] == 0 and _untimed(undone["undo"]) == {"type": "cushion", "ball": 5}
     assert screen.broadcast()["seq"] == undone["seq"] == len(LEGAL_BREAK) + 1
     assert not player.request({"type": "pass"})["ok"]  # no broadcast for a rejected input: the next is the strike
     player.request({"type": "settle"})
@@ -395,3 +399,32 @@ def test_run_with_a_broken_config_names_the_key_and_exits_2(tmp_path):
     config.write_text('[store]\npaht = "x"\n')
     out = subprocess.run([DEVETKA, "run", "--config", str(config)], capture_output=True, text=True, timeout=TIMEOUT)
     assert out.returncode == 2 and "store.paht" in out.stderr and "Traceback" not in out.stderr
+
+
+
+def test_a_quiet_table_ends_the_shot_by_itself(tmp_path):
+    quick = Daemon(tmp_path, settle_after=0.3)
+    quick.start()
+    try:
+        client = quick.client()
+        assert client.request({"cmd": "new_match", "match_start": ANA_BEN})["ok"]
+        for item in LEGAL_BREAK[:-1]:  # no settle sent: the daemon's timer must give it
+            assert client.request(item)["ok"]
+        while True:
+            state = client.broadcast()
+            if state["last_verdict"] is not None:
+                break
+        assert state["shooter"] == 1 and "Legal break" in state["last_verdict"]["words"]
+        assert _untimed(state["undo"]) == {"type": "settle"}
+        client.close()
+    finally:
+        quick.stop()
+    with Store.open_readonly(quick.store) as store:
+        log = store.log(store.current_match()[0])
+    assert type(log[-1]).__name__ == "Settle" and log[-1].t >= log[-2].t + 0.3
+
+
+def _untimed(item: dict) -> dict:
+    """The input as sent: the daemon stamps every input with the match's time ``t``."""
+    assert isinstance(item["t"], float)
+    return {key: value for key, value in item.items() if key != "t"}

@@ -43,7 +43,7 @@ def test_a_legal_break_is_stored_and_served(referee, tmp_path):
     state = reply.state
     assert state["shooter"] == 1 and state["seq"] == len(LEGAL_BREAK)
     assert state["last_verdict"]["foul"] is False and "Legal break" in state["last_verdict"]["words"]
-    assert state["undo"] == {"type": "settle"}
+    assert _untimed(state["undo"]) == {"type": "settle"}
     assert state["rules"]["break"] == "winner" and state["players"] == ["Ana", "Ben"]
     assert stored(tmp_path / "devetka.db") == ["match_start", *(item["type"] for item in LEGAL_BREAK)]
 
@@ -72,7 +72,7 @@ def test_undo_is_stored_and_takes_back_the_last_change(referee, tmp_path):
         referee.handle(item)
     reply = referee.handle({"type": "undo"})
     assert reply.ok and reply.changed
-    assert reply.state["shooter"] == 0 and reply.state["undo"] == {"type": "cushion", "ball": 5}
+    assert reply.state["shooter"] == 0 and _untimed(reply.state["undo"]) == {"type": "cushion", "ball": 5}
     assert reply.state["seq"] == len(LEGAL_BREAK) + 1
     assert stored(tmp_path / "devetka.db")[-1] == "undo"
 
@@ -169,3 +169,54 @@ def test_a_stored_log_that_does_not_fold_is_said_and_no_match_served(tmp_path):
         assert ref.handle({"cmd": "new_match", "match_start": ANA_BEN}).state["match_id"] == match_id + 1
     finally:
         ref.close()
+
+
+def _untimed(item: dict) -> dict:
+    """The input as sent: the daemon stamps every input with the match's time ``t``."""
+    assert isinstance(item["t"], float)
+    return {key: value for key, value in item.items() if key != "t"}
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_settle_timer_ends_a_quiet_shot_and_every_input_gets_the_matchs_time(tmp_path):
+    clock = FakeClock()
+    referee = Referee.open(tmp_path / "d.db", clock=clock, settle_after=4.0, hold_back=0.5)
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    for item in LEGAL_BREAK[:-1]:
+        clock.now += 0.25
+        assert referee.handle(item).ok
+    clock.now += 4.4
+    assert referee.settle_if_due() is None  # 4.4 s quiet, but 0.5 s of it may still hold a pocket
+    clock.now += 0.1
+    reply = referee.settle_if_due()
+    assert reply.ok and reply.changed and reply.state["shooter"] == 1
+    assert reply.state["last_verdict"]["words"].startswith("Legal break")
+    assert referee.settle_if_due() is None  # once a shot
+    log = referee.store.log(referee.match_id)
+    assert [item.t for item in log] == [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 6.0]
+    referee.close()
+
+
+def test_after_a_restart_the_matchs_time_goes_on_and_a_shot_in_progress_settles(tmp_path):
+    clock = FakeClock(50.0)
+    referee = Referee.open(tmp_path / "d.db", clock=clock, settle_after=4.0)
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    clock.now += 2.0
+    referee.handle({"type": "strike"})
+    referee.close()
+    clock.now = 7.0  # the machine rebooted: its monotonic clock began again
+    again = Referee.open(tmp_path / "d.db", clock=clock, settle_after=4.0)
+    assert again.now() == 2.0 and again.settle_if_due() is None
+    clock.now += 4.0
+    assert again.settle_if_due().state["last_verdict"]["break"] is True
+    assert [item.t for item in again.store.log(again.match_id)] == [0.0, 2.0, 6.0]
+    again.close()
