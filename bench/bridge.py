@@ -39,6 +39,8 @@ import time
 import tty
 from pathlib import Path
 
+from one_core import pin_to_one_core
+
 from firmware_bridge.protocol import HOST_MESSAGES, Counters, Decoder, Heartbeat, Ping, Receiver
 from firmware_bridge.simulator import Mcu
 from firmware_bridge.source import SerialSource
@@ -49,14 +51,6 @@ LINE_RATE = 115_200 / 10  # bytes per second: 8N1 is 10 bits a byte
 GOAL = 100  # times the line rate, one core
 
 
-def pin_to_one_core() -> str:
-    if hasattr(os, "sched_setaffinity"):
-        try:
-            os.sched_setaffinity(0, {0})
-            return "pinned to CPU 0"
-        except OSError as error:
-            return f"not pinned ({error.strerror})"
-    return "not pinned"
 
 
 def machine() -> str:

@@ -38,6 +38,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from one_core import pin_to_one_core
+
 from scoreboard import cli
 from scoreboard.inputs import RuleOptions, Undo, to_json
 from scoreboard.jsonl import parse_line
@@ -48,15 +50,6 @@ from scoreboard.simulated_table import Sensors, SimulatedTable
 GOAL = 100_000  # inputs per second through devetka replay, JSON in and out, one core
 
 
-def pin_to_one_core() -> str:
-    """Run on CPU 0 only (children inherit it), so the figures are one core's."""
-    if hasattr(os, "sched_setaffinity"):
-        try:
-            os.sched_setaffinity(0, {0})
-            return "pinned to CPU 0 with os.sched_setaffinity"
-        except OSError as error:
-            return f"not pinned ({error.strerror})"
-    return "not pinned (no os.sched_setaffinity on this system)"
 
 
 def machine() -> dict[str, str]:
