@@ -70,12 +70,12 @@ def _finish(state: State) -> Step:
     return Step(State(state.setup, table, None, state.shot), verdict)
 
 
-def _begin(state: State, events: tuple = ()) -> State:
+def _begin(state: State) -> State:
     """A new shot: a pending push-out choice counts as accepted (the spec: a shot that begins accepts)."""
     table = state.table
     if table.awaiting_choice:
         table = table._replace(awaiting_choice=False)
-    return State(state.setup, table, Shot(table, events), None)
+    return State(state.setup, table, Shot(table), None)
 
 
 def _amend(state: State, item) -> Step:
