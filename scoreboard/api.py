@@ -69,6 +69,24 @@ class Server:
     def stop(self) -> None:
         self._stopped.set()
 
+    def report(self, report) -> None:
+        """A sensor source's report, handed over to the event loop (sources run in threads of their own)."""
+        from scoreboard.sensing import Health
+
+        referee = self.referee
+        if isinstance(report, Health):
+            referee.health_report(report)
+            self.broadcast(dict(referee.state(), type="state"))
+            return
+        if referee.match is None:
+            return  # no match to referee yet: the table is being set up
+        self._wake.set()
+        reply = referee.sensed(report)
+        if not reply.ok:
+            print(f"devetka run: sensor input {report.TYPE} not applied: {reply.error}", file=sys.stderr, flush=True)
+        if reply.changed:
+            self.broadcast(dict(referee.state(), type="state"))
+
     async def settle_loop(self) -> None:
         """Apply the settle timer's ``settle`` once the table is quiet: the turn passes with no one tapping.
 
@@ -234,7 +252,7 @@ async def _watchdog(interval: float) -> None:
         await asyncio.sleep(interval)
 
 
-async def _run(store: str, socket_path: str, settle_after: float, hold_back: float) -> int:
+async def _run(store: str, socket_path: str, settle_after: float, hold_back: float, sources=()) -> int:
     from scoreboard.daemon import Referee
     from scoreboard.store import StoreError
 
@@ -242,6 +260,8 @@ async def _run(store: str, socket_path: str, settle_after: float, hold_back: flo
         referee = Referee.open(store, settle_after=settle_after, hold_back=hold_back)
     except (StoreError, OSError) as error:
         print(f"devetka run: cannot open the store {store}: {error}", file=sys.stderr)
+        for source in sources:
+            source.close()
         return 2
     try:
         if referee.moved_aside is not None:
@@ -263,6 +283,8 @@ async def _run(store: str, socket_path: str, settle_after: float, hold_back: flo
         interval = watchdog_interval()
         pinger = asyncio.create_task(_watchdog(interval)) if interval is not None else None
         settler = asyncio.create_task(server.settle_loop())
+        for source in sources:
+            source.start(lambda report: loop.call_soon_threadsafe(server.report, report))
         try:
             await server.serve()
         finally:
@@ -271,6 +293,8 @@ async def _run(store: str, socket_path: str, settle_after: float, hold_back: flo
                 pinger.cancel()
             notify(b"STOPPING=1")
     finally:
+        for source in sources:  # while the loop still runs: a source's last reports are handed to it
+            source.close()
         referee.close()
     return 0
 
@@ -300,8 +324,15 @@ def run(args: argparse.Namespace) -> int:
     config = _settings(args, "run")
     if config is None:
         return 2
+    from scoreboard.sensors_cli import Usage, config_sources
+
+    try:
+        sources = config_sources(config)
+    except Usage as error:
+        print(f"devetka run: {error}", file=sys.stderr)
+        return 2
     return asyncio.run(_run(args.store or config.store.path, args.socket or config.api.socket,
-                            config.shots.settle_after_s, config.settle_hold_back_s))
+                            config.shots.settle_after_s, config.settle_hold_back_s, sources))
 
 
 def tap_request(socket_path: str, request: Any, timeout: float = 30.0) -> dict[str, Any]:

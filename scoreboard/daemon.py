@@ -35,6 +35,7 @@ from scoreboard.inputs import Input, InputError, MatchStart, Undo, parse, to_jso
 from scoreboard.lines import shot_line, state_line
 from scoreboard.match import Match
 from scoreboard.rules import RuleError
+from scoreboard.sensing import Health
 from scoreboard.shots import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.store import Store, StoreError
 
@@ -70,6 +71,8 @@ class Referee:
         self._base = clock()
         self.timer = SettleTimer(settle_after, hold_back)
         """Turns a quiet table into a ``settle``: ``settle_if_due`` applies it (the event loop calls it)."""
+        self.health: dict[tuple[str, str], dict[str, Any]] = {}
+        """The last word of each sensor line and link on itself, served in the state."""
         self.resume_problem: str | None = None
         """Why the store's current match could not be resumed (then no match is served); None when it was."""
         try:
@@ -115,6 +118,16 @@ class Referee:
     def now(self) -> float:
         """The match's time: seconds on a monotonic clock, going on across restarts from the stored log."""
         return self._clock() - self._base
+
+    def sensed(self, item: Input) -> Reply:
+        """A sensor source's input: its ``t`` (the same monotonic clock) moved onto the match's time."""
+        if item.t is not None:
+            item = replace(item, t=item.t - self._base)
+        return self._apply(item)
+
+    def health_report(self, report: Health) -> None:
+        """Keep a source's word on itself (a line stuck, the link down) for the state."""
+        self.health[(report.source, report.subject)] = report.to_json()
 
     def settle_if_due(self) -> Reply | None:
         """Apply the settle timer's ``settle`` when the table has been quiet long enough; None when not due."""
@@ -210,6 +223,7 @@ class Referee:
         out = state_line(match.state if match is not None else None)
         out["seq"] = self.seq
         out["match_id"] = self.match_id
+        out["health"] = list(self.health.values())
         if match is None:
             out.update(last_verdict=None, undo=None, rules=None)
             return out

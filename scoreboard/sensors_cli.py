@@ -157,11 +157,10 @@ def build_sources(args: argparse.Namespace) -> list[Source]:
         if config is None:
             raise Usage("name a sensor source: --serial PATH (a microcontroller), --gpio with --config FILE, "
                         "or --config FILE alone for the sources it turns on")
-        serial = config.sensors.serial
-        serial_ports = [serial.port] if serial.enabled else []
-        gpio = config.sensors.gpio.enabled
-        if not serial_ports and not gpio:
+        sources = config_sources(config)
+        if not sources:
             raise Usage(f"{args.config} turns on no sensor source ([sensors.gpio] or [sensors.serial])")
+        return sources
     if gpio and (config is None or not config.sensors.gpio.lines()):
         raise Usage("--gpio takes its pins from [sensors.gpio] of a config file: give --config FILE")
     sources: list[Source] = []
@@ -172,6 +171,23 @@ def build_sources(args: argparse.Namespace) -> list[Source]:
             baud = config.sensors.serial.baud if config is not None else None
             sources += [SerialSource(path, **({"baudrate": baud} if baud else {})) for path in serial_ports]
         if gpio:
+            sources.append(gpio_source(config))
+    except BaseException:
+        for source in sources:
+            source.close()
+        raise
+    return sources
+
+
+def config_sources(config) -> list[Source]:
+    """The sources a table's config turns on: ``[sensors.serial]`` and ``[sensors.gpio]`` (what the daemon runs)."""
+    sources: list[Source] = []
+    try:
+        if config.sensors.serial.enabled:
+            from firmware_bridge.source import SerialSource
+
+            sources.append(SerialSource(config.sensors.serial.port, baudrate=config.sensors.serial.baud))
+        if config.sensors.gpio.enabled:
             sources.append(gpio_source(config))
     except BaseException:
         for source in sources:

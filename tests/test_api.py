@@ -424,6 +424,56 @@ def test_a_quiet_table_ends_the_shot_by_itself(tmp_path):
     assert type(log[-1]).__name__ == "Settle" and log[-1].t >= log[-2].t + 0.3
 
 
+
+def test_a_microcontroller_on_the_serial_line_feeds_the_daemon(tmp_path):
+    """The real path: simulate-mcu on a pseudo-terminal, the daemon's serial source, the fold, the store."""
+    from scoreboard.inputs import Cushion, MatchStart, Pocket, RuleOptions, Strike, to_json
+    from scoreboard.lines import state_line
+    from scoreboard.match import Match
+    from scoreboard.rules import RuleError
+    from scoreboard.simulated_table import Sensors, SimulatedTable
+
+    table = SimulatedTable(seed=5, race=(2, 2), rules=RuleOptions(strike_sensed=True),
+                           sensors=Sensors(ball_ids=1.0, camera=False))
+    log = list(table.play_match())
+    start = log[0]
+    assert isinstance(start, MatchStart)
+    sensed = [item for item in log if type(item) in (Strike, Cushion, Pocket)]
+    expected = Match(start)
+    for item in sensed:
+        try:
+            expected.apply(item)
+        except RuleError:
+            pass  # the taps are not on the wire, so the fold may refuse what they would have allowed
+    played = tmp_path / "played.jsonl"
+    played.write_bytes(b"".join(orjson.dumps(to_json(item)) + b"\n" for item in log))
+    link = tmp_path / "mcu"
+    quiet = Daemon(tmp_path)
+    quiet.config.write_text(f'[shots]\nsettle_after_s = 3600\n[sensors.serial]\nport = "{link}"\n')
+    quiet.start()
+    try:
+        client = quiet.client()
+        assert client.request({"cmd": "new_match", "match_start": to_json(start)})["ok"]
+        mcu = subprocess.run([DEVETKA, "simulate-mcu", "--link", str(link), "--play", str(played), "--speed", "inf",
+                              "--wait", str(TIMEOUT)], capture_output=True, text=True, timeout=TIMEOUT * 2)
+        assert mcu.returncode == 0, mcu.stderr
+        want = state_line(expected.state)
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            state = client.request({"cmd": "state"})["state"]
+            if {key: state[key] for key in want} == want:
+                break
+            assert time.monotonic() < deadline, (state, want)
+            time.sleep(0.05)
+        assert any(entry["subject"] == "link" for entry in state["health"])
+        client.close()
+    finally:
+        quiet.stop()
+    with Store.open_readonly(quiet.store) as store:
+        stored = store.log(store.current_match()[0])
+    assert all(item.src == "serial" for item in stored[1:]) and len(stored) > 20
+
+
 def _untimed(item: dict) -> dict:
     """The input as sent: the daemon stamps every input with the match's time ``t``."""
     assert isinstance(item["t"], float)
