@@ -283,6 +283,7 @@ async def _run(store: str, socket_path: str, settle_after: float, hold_back: flo
         interval = watchdog_interval()
         pinger = asyncio.create_task(_watchdog(interval)) if interval is not None else None
         settler = asyncio.create_task(server.settle_loop())
+        referee.sources = list(sources)
         for source in sources:
             source.start(lambda report: loop.call_soon_threadsafe(server.report, report))
         try:

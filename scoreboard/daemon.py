@@ -31,13 +31,15 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
-from scoreboard.inputs import Input, InputError, MatchStart, Undo, parse, to_json
+from scoreboard.inputs import Input, InputError, MatchStart, Strike, Undo, parse, to_json
 from scoreboard.lines import shot_line, state_line
 from scoreboard.match import Match
 from scoreboard.rules import RuleError
 from scoreboard.sensing import Health
 from scoreboard.shots import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.store import Store, StoreError
+
+COMMANDS = "new_match, rack_mode, state"
 
 
 class Reply(NamedTuple):
@@ -71,6 +73,9 @@ class Referee:
         self._base = clock()
         self.timer = SettleTimer(settle_after, hold_back)
         """Turns a quiet table into a ``settle``: ``settle_if_due`` applies it (the event loop calls it)."""
+        self.rack_mode = False
+        self.sources: list = []
+        """The sensor sources, told when rack mode begins and ends (``devetka run`` fills it)."""
         self.health: dict[tuple[str, str], dict[str, Any]] = {}
         """The last word of each sensor line and link on itself, served in the state."""
         self.resume_problem: str | None = None
@@ -150,9 +155,23 @@ class Referee:
             return Reply(True, self.state())
         if cmd == "new_match":
             return self._new_match(request.get("match_start"))
+        if cmd == "rack_mode":
+            return self._rack_mode(request.get("on"))
         if isinstance(cmd, str):
-            return Reply(False, error=f"unknown command {cmd!r} (known: new_match, state)")
-        return Reply(False, error="cmd must be a string naming a command (new_match, state)")
+            return Reply(False, error=f"unknown command {cmd!r} (known: {COMMANDS})")
+        return Reply(False, error=f"cmd must be a string naming a command ({COMMANDS})")
+
+    def _rack_mode(self, on: Any) -> Reply:
+        """Players are racking: the sources drop pocket inputs until it ends (this command, or a strike)."""
+        if not isinstance(on, bool):
+            return Reply(False, error="rack_mode needs on: true or false")
+        self.set_rack_mode(on)
+        return Reply(True, self.state(), changed=True)
+
+    def set_rack_mode(self, on: bool) -> None:
+        self.rack_mode = on
+        for source in self.sources:
+            source.set_rack_mode(on)
 
     def _new_match(self, raw: Any) -> Reply:
         if not isinstance(raw, dict):
@@ -205,6 +224,8 @@ class Referee:
             return self._not_stored(error)
         self.seq = seq
         self.timer.seen(item, match.state)
+        if self.rack_mode and isinstance(item, Strike):
+            self.set_rack_mode(False)  # the next strike ends racking, as the sources' own gates do
         return Reply(True, self.state(), changed=True)
 
     def _not_stored(self, error: Exception) -> Reply:
@@ -224,6 +245,7 @@ class Referee:
         out["seq"] = self.seq
         out["match_id"] = self.match_id
         out["health"] = list(self.health.values())
+        out["rack_mode"] = self.rack_mode
         if match is None:
             out.update(last_verdict=None, undo=None, rules=None)
             return out

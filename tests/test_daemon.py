@@ -79,7 +79,8 @@ def test_undo_is_stored_and_takes_back_the_last_change(referee, tmp_path):
 
 def test_commands(referee):
     assert referee.handle({"cmd": "state"}).state == referee.state()
-    assert referee.handle({"cmd": "rack_mode"}).error == "unknown command 'rack_mode' (known: new_match, state)"
+    known = "(known: new_match, rack_mode, state)"
+    assert referee.handle({"cmd": "shutdown"}).error == f"unknown command 'shutdown' {known}"
     assert "cmd must be a string" in referee.handle({"cmd": 3}).error
     assert "new_match needs match_start" in referee.handle({"cmd": "new_match"}).error
     assert "breaker" in referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, breaker=5)}).error
@@ -220,3 +221,24 @@ def test_after_a_restart_the_matchs_time_goes_on_and_a_shot_in_progress_settles(
     assert again.settle_if_due().state["last_verdict"]["break"] is True
     assert [item.t for item in again.store.log(again.match_id)] == [0.0, 2.0, 6.0]
     again.close()
+
+
+
+def test_rack_mode_is_told_to_the_sources_served_and_ended_by_a_strike(referee):
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.sensors import GpioSource
+    from scoreboard.config import parse
+
+    source = GpioSource.from_config(parse("[sensors.gpio]\nstrike = 20\n[sensors.gpio.pockets]\nfoot_left = 24\n"),
+                                    pin_factory=MockFactory())
+    try:
+        referee.sources = [source]
+        referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+        reply = referee.handle({"cmd": "rack_mode", "on": True})
+        assert reply.ok and reply.changed and reply.state["rack_mode"] is True and source.rack_mode is True
+        assert referee.handle({"cmd": "rack_mode", "on": "yes"}).error == "rack_mode needs on: true or false"
+        assert referee.state()["rack_mode"] is True
+        assert referee.handle({"type": "strike"}).state["rack_mode"] is False and source.rack_mode is False
+    finally:
+        source.close()
