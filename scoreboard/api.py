@@ -26,6 +26,7 @@ from typing import Any
 import orjson
 
 from scoreboard.config import ApiConfig
+from scoreboard.sensing import Health
 
 DEFAULT_SOCKET = ApiConfig().socket
 LINE_LIMIT = 1 << 20  # a request line longer than this is refused and the connection closed
@@ -71,8 +72,6 @@ class Server:
 
     def report(self, report) -> None:
         """A sensor source's report, handed over to the event loop (sources run in threads of their own)."""
-        from scoreboard.sensing import Health
-
         referee = self.referee
         if isinstance(report, Health):
             referee.health_report(report)

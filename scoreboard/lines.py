@@ -16,9 +16,8 @@ def shot_line(verdict: Verdict) -> dict[str, Any]:
     }
     if verdict.between_shots:
         line["between_shots"] = True
-        line["pocketed"] = list(verdict.pocketed)
-    else:
-        line["pocketed"] = list(verdict.pocketed)
+    line["pocketed"] = list(verdict.pocketed)
+    if not verdict.between_shots:
         line["scratch"] = verdict.scratch
         line["off_table"] = list(verdict.off_table)
     line["foul"] = verdict.foul

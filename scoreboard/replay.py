@@ -45,7 +45,7 @@ class Replay:
 
     def entries(self) -> list[tuple[int, ShotLine | str]]:
         """Shot lines and errors merged in log order."""
-        state, shots = self.final
+        shots = self.final[1]
         merged = [(shot.position, shot) for shot in shots] + list(self.errors)
         merged.sort(key=lambda entry: entry[0])
         return merged
