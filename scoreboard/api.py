@@ -20,6 +20,8 @@ import signal
 import socket
 import stat
 import sys
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -251,12 +253,21 @@ async def _watchdog(interval: float) -> None:
         await asyncio.sleep(interval)
 
 
-async def _run(store: str, socket_path: str, settle_after: float, hold_back: float, sources=()) -> int:
+async def serve(config, sources=(), on_serving: Callable[[Server], None] | None = None) -> int:
+    """The daemon for ``config`` (store, socket, settle timer, match defaults) with ``sources``, until stopped.
+
+    ``on_serving`` is called with the ``Server`` once the store is replayed and the
+    socket answers (``devetka demo`` starts its table then, and calls its ``stop``
+    when done). Returns the exit status: 0 after a stop, 2 when it cannot start.
+    """
     from scoreboard.daemon import Referee
     from scoreboard.store import StoreError
 
+    store = config.store.path
+    socket_path = config.api.socket
     try:
-        referee = Referee.open(store, settle_after=settle_after, hold_back=hold_back)
+        referee = Referee.open(store, settle_after=config.shots.settle_after_s,
+                               hold_back=config.settle_hold_back_s, defaults=config.match)
     except (StoreError, OSError) as error:
         print(f"devetka run: cannot open the store {store}: {error}", file=sys.stderr)
         for source in sources:
@@ -285,6 +296,8 @@ async def _run(store: str, socket_path: str, settle_after: float, hold_back: flo
         referee.sources = list(sources)
         for source in sources:
             source.start(lambda report: loop.call_soon_threadsafe(server.report, report))
+        if on_serving is not None:
+            on_serving(server)
         try:
             await server.serve()
         finally:
@@ -292,6 +305,8 @@ async def _run(store: str, socket_path: str, settle_after: float, hold_back: flo
             if pinger is not None:
                 pinger.cancel()
             notify(b"STOPPING=1")
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                loop.remove_signal_handler(signum)
     finally:
         for source in sources:  # while the loop still runs: a source's last reports are handed to it
             source.close()
@@ -331,8 +346,9 @@ def run(args: argparse.Namespace) -> int:
     except Usage as error:
         print(f"devetka run: {error}", file=sys.stderr)
         return 2
-    return asyncio.run(_run(args.store or config.store.path, args.socket or config.api.socket,
-                            config.shots.settle_after_s, config.settle_hold_back_s, sources))
+    config = replace(config, store=replace(config.store, path=args.store or config.store.path),
+                     api=replace(config.api, socket=args.socket or config.api.socket))
+    return asyncio.run(serve(config, sources))
 
 
 def tap_request(socket_path: str, request: Any, timeout: float = 30.0) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
+from scoreboard.config import MatchConfig
 from scoreboard.inputs import Input, InputError, MatchStart, Strike, Undo, parse, to_json
 from scoreboard.lines import shot_line, state_line
 from scoreboard.match import Match
@@ -64,8 +65,11 @@ class Referee:
     """
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.monotonic,
-                 settle_after: float = DEFAULT_SETTLE_AFTER, hold_back: float = 0.0) -> None:
+                 settle_after: float = DEFAULT_SETTLE_AFTER, hold_back: float = 0.0,
+                 defaults: MatchConfig | None = None) -> None:
         self.store = store
+        self.defaults = defaults if defaults is not None else MatchConfig()
+        """The config's ``[match]``: what a ``new_match`` leaves out (players, race, rule options)."""
         self.match_id: int | None = None
         self.match: Match | None = None
         self.seq = 0
@@ -88,14 +92,15 @@ class Referee:
 
     @classmethod
     def open(cls, store_path: str | os.PathLike, *, now: Callable[[], datetime | str] = _utc_now,
-             **timing: Any) -> Referee:
+             **options: Any) -> Referee:
         """Open the store (a corrupt file is moved aside: see ``moved_aside``) and resume its current match.
 
-        ``timing``: ``clock``, ``settle_after`` and ``hold_back`` of the settle timer.
+        ``options``: ``clock``, ``settle_after`` and ``hold_back`` of the settle timer, and the
+        match ``defaults``.
         """
         store = Store.open(store_path, now=now)
         try:
-            return cls(store, **timing)
+            return cls(store, **options)
         except BaseException:
             store.close()
             raise
@@ -174,9 +179,14 @@ class Referee:
             source.set_rack_mode(on)
 
     def _new_match(self, raw: Any) -> Reply:
+        """Begin a match; what its ``match_start`` leaves out (all of it, if absent) comes from ``[match]``."""
+        if raw is None:
+            raw = {}
         if not isinstance(raw, dict):
-            return Reply(False, error="new_match needs match_start: the match_start input as an object")
-        raw = dict(raw, type="match_start") if "type" not in raw else raw
+            return Reply(False, error="new_match: match_start must be the match_start input as an object")
+        defaults = self.defaults
+        raw = {"type": "match_start", "v": 1, "players": list(defaults.players), "race": list(defaults.race),
+               "breaker": 0, "rules": defaults.rules.to_json(), **raw}
         try:
             match_start = parse(raw)
         except InputError as error:

@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 
+from scoreboard.config import parse
 from scoreboard.daemon import Referee
 from scoreboard.store import Store
 
@@ -82,11 +83,24 @@ def test_commands(referee):
     known = "(known: new_match, rack_mode, state)"
     assert referee.handle({"cmd": "shutdown"}).error == f"unknown command 'shutdown' {known}"
     assert "cmd must be a string" in referee.handle({"cmd": 3}).error
-    assert "new_match needs match_start" in referee.handle({"cmd": "new_match"}).error
+    assert "match_start must be the match_start input" in referee.handle({"cmd": "new_match", "match_start": 3}).error
     assert "breaker" in referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, breaker=5)}).error
     assert "rail_sensed" in referee.handle(
         {"cmd": "new_match", "match_start": dict(ANA_BEN, rules={"rail_sensed": True})}).error
     assert referee.state()["match_id"] is None
+
+
+def test_new_match_takes_what_it_leaves_out_from_the_config_match_section(tmp_path):
+    config = parse('[match]\nplayers = ["Mira", "Tin"]\nrace = [4, 2]\n[match.rules]\nthree_foul_rule = false')
+    referee = Referee.open(tmp_path / "devetka.db", defaults=config.match)
+    try:
+        whole = referee.handle({"cmd": "new_match"}).state
+        assert (whole["players"], whole["race"], whole["rules"]["three_foul_rule"]) == (["Mira", "Tin"], [4, 2], False)
+        named = referee.handle({"cmd": "new_match", "match_start": {"players": ["Ana", "Ben"], "breaker": 1}}).state
+        assert (named["players"], named["race"], named["shooter"]) == (["Ana", "Ben"], [4, 2], 1)
+        assert (whole["match_id"], named["match_id"]) == (1, 2)
+    finally:
+        referee.close()
 
 
 def test_new_match_without_type_and_a_second_match(referee):
