@@ -457,11 +457,15 @@ class Config:
         inside that window could end the shot before the ball that dropped in it.
         (The source's poll lag, a fraction of a second, is the daemon's to add.)
 
+        Only pocket beams are held, so a table whose GPIO has none holds nothing back.
+
+        >>> parse("[sensors.gpio.pockets]\\nfoot_left = 5").settle_hold_back_s
+        1.0
         >>> parse("[sensors.gpio]\\nstrike = 20").settle_hold_back_s, Config().settle_hold_back_s
-        (1.0, 0.0)
+        (0.0, 0.0)
         """
         gpio = self.sensors.gpio
-        return self.sensors.filter.cue_merge_ms / 1000 if gpio.enabled else 0.0
+        return self.sensors.filter.cue_merge_ms / 1000 if gpio.enabled and gpio.pockets else 0.0
 
 
 def parse(text: str) -> Config:

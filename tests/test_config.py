@@ -406,7 +406,9 @@ def test_the_example_file_sets_every_daemon_key_to_its_default():
             assert re.search(rf"^{key} = ", body.group(1), re.MULTILINE), f"{section}.{key} is not in the example"
 
 
-def test_the_settle_hold_back_is_the_cue_merge_window_when_gpio_is_on():
-    assert parse("[sensors.gpio]\nstrike = 20\n[sensors.filter]\ncue_merge_ms = 1500").settle_hold_back_s == 1.5
-    assert parse("[sensors.gpio]\nstrike = 20\n[sensors.filter]\ncue_merge_ms = 0").settle_hold_back_s == 0.0
+def test_the_settle_hold_back_is_the_cue_merge_window_when_gpio_pockets_are_wired():
+    pockets = "[sensors.gpio.pockets]\nfoot_left = 5\n"
+    assert parse(pockets + "[sensors.filter]\ncue_merge_ms = 1500").settle_hold_back_s == 1.5
+    assert parse(pockets + "[sensors.filter]\ncue_merge_ms = 0").settle_hold_back_s == 0.0
+    assert parse("[sensors.gpio]\nstrike = 20\n[sensors.filter]\ncue_merge_ms = 1500").settle_hold_back_s == 0.0
     assert parse("[sensors.gpio]\nenabled = false\n[sensors.serial]").settle_hold_back_s == 0.0
