@@ -1,0 +1,5 @@
+"""The touchscreen (``devetka ui``): a Kivy app that shows the daemon's state and sends taps over the local API.
+
+``viewmodel`` turns a state object into what the screen shows and has no Kivy
+import; ``client`` carries the local API; ``app`` and ``kv/`` are the screens.
+"""

@@ -1,0 +1,347 @@
+"""What the touchscreen shows, made from the daemon's state object: no Kivy here, so it is tested alone.
+
+The daemon decides everything; the screen only shows its state and sends taps.
+``view(state)`` is the whole picture: names and scores, the shooter, the balls
+on the table in their colours, what the players may do, the ruling in words,
+and every button with the request its tap sends. A button the state says cannot
+apply is shown disabled rather than refused later: a chalky finger between
+shots should not have to read an error. The state does not list the inputs of
+the shot in progress, so a few taps can still be refused (``miss`` after a ball
+dropped earlier in the same shot): the daemon's error is then shown.
+
+>>> v = view({"type": "state", "players": ["Ana", "Ben"], "race": [3, 5], "score": [1, 2], "rack": 4,
+...           "shooter": 1, "on_table": [3, 5, 9], "ball_in_hand": True, "fouls_in_row": [0, 2],
+...           "warning": True, "match_id": 1, "last_verdict": None, "undo": {"type": "settle"}})
+>>> v.players[1].name, v.players[1].score_text, v.players[1].shooting
+('Ben', '2 of 5', True)
+>>> [(b.number, b.on) for b in v.balls]
+[(3, True), (5, False), (9, False)]
+>>> v.warning_text
+'BEN IS ON TWO FOULS: A THIRD LOSES THE RACK (5.13)'
+>>> v.undo_text, v.buttons["undo"].request
+('Undo takes back: the end of the shot (the table came to rest)', {'type': 'undo'})
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Standard pool ball colours (the 9 is a yellow stripe); the cue ball is white.
+BALL_COLOURS = {
+    0: "#f4f4f0", 1: "#f5c518", 2: "#1f4fd8", 3: "#e0201b", 4: "#6a2c91", 5: "#f57c00",
+    6: "#118a3e", 7: "#7b1e1e", 8: "#111111", 9: "#f5c518",
+}
+STRIPED = frozenset({9, 10, 11, 12, 13, 14, 15})
+
+#: The foul menu: the reason sent, the words on its button, and the rule it is.
+FOUL_REASONS = (
+    ("bad_hit", "Bad hit", "5.8"),
+    ("no_rail", "No rail", "5.9"),
+    ("scratch", "Scratch", "5.7"),
+    ("moved_ball", "Moved a ball", "5.12"),
+    ("illegal_break", "Illegal break", "5.4"),
+    ("other", "Other foul", "5.7"),
+)
+
+#: Health statuses that mean a sensor line or the link is down (the others are events, not a state).
+DOWN = frozenset({"fault", "offline"})
+
+#: Inputs that belong to a shot in progress: an undo target of one of these means a shot is on.
+SHOT_INPUTS = frozenset({"strike", "first_contact", "cushion", "pocket"})
+
+
+@dataclass(frozen=True)
+class Ball:
+    """One ball as drawn: its number, colour, stripe, and whether it is the ball on (lowest, 5.1)."""
+
+    number: int
+    colour: str
+    striped: bool
+    on: bool = False
+
+    @property
+    def label(self) -> str:
+        return "cue" if self.number == 0 else str(self.number)
+
+
+def ball(number: int, on: bool = False) -> Ball:
+    """The ball ``number`` (0 is the cue ball) in its standard colour.
+
+    >>> ball(3).colour, ball(9).striped, ball(0).label
+    ('#e0201b', True, 'cue')
+    """
+    return Ball(number, BALL_COLOURS[number], number in STRIPED, on)
+
+
+@dataclass(frozen=True)
+class Player:
+    """One side of the scoreboard."""
+
+    name: str
+    score_text: str
+    shooting: bool
+    fouls: int
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button: its words, whether it may be tapped, and the local-API request a tap sends (None: local only)."""
+
+    text: str
+    enabled: bool
+    request: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Picker:
+    """The ball picker for an unidentified pocketed ball: what was assumed and the balls it could have been."""
+
+    assumed: tuple[int, ...]
+    candidates: tuple[Ball, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A rack or the match just won: the headline and the score, with the key that names it."""
+
+    key: tuple
+    title: str
+    detail: str
+    match_over: bool
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything the screen shows for one state."""
+
+    connected: bool
+    has_match: bool
+    screen: str
+    """The screen the state calls for: ``setup`` (no match), ``choice`` (5.6), ``summary`` (match won) or ``live``."""
+    players: tuple[Player, ...] = ()
+    rack_text: str = ""
+    balls: tuple[Ball, ...] = ()
+    ball_in_hand: bool = False
+    status_text: str = ""
+    push_out_text: str = ""
+    warning_text: str = ""
+    ruling_text: str = ""
+    undo_text: str = ""
+    chooser: str = ""
+    rack_mode: bool = False
+    rack_mode_text: str = ""
+    health_ok: bool = True
+    health_text: str = ""
+    picker: Picker | None = None
+    summary: Summary | None = None
+    buttons: dict[str, Button] = field(default_factory=dict)
+    fouls: tuple[tuple[str, Button], ...] = ()
+    off_table: tuple[tuple[Ball, Button], ...] = ()
+
+
+def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
+    """The screen for a state object (``None``: nothing heard from the daemon yet)."""
+    if state is None or not connected:
+        return View(connected=False, has_match=False, screen="live",
+                    status_text="Waiting for the referee (devetka run)…", buttons=_idle_buttons())
+    health_ok, health_text = _health(state.get("health") or [])
+    rack_mode = bool(state.get("rack_mode"))
+    if state.get("players") is None:
+        return View(connected=True, has_match=False, screen="setup", rack_mode=rack_mode,
+                    health_ok=health_ok, health_text=health_text,
+                    status_text="No match yet: set one up.", buttons=_idle_buttons())
+    players, score, race = state["players"], state["score"], state["race"]
+    shooter, winner = state.get("shooter"), state.get("match_winner")
+    fouls_in_row = state.get("fouls_in_row") or [0, 0]
+    sides = tuple(Player(players[i], f"{score[i]} of {race[i]}", shooter == i, fouls_in_row[i]) for i in (0, 1))
+    on_table = state.get("on_table") or []
+    lowest = min(on_table) if on_table else None
+    balls = tuple(ball(n, on=n == lowest) for n in on_table)
+    verdict = state.get("last_verdict")
+    live = winner is None
+    awaiting = bool(state.get("awaiting_choice")) and live
+    in_shot = (state.get("undo") or {}).get("type") in SHOT_INPUTS
+    broken = in_shot or (verdict is not None and verdict.get("rack") == state.get("rack"))
+    summary = _summary(state, verdict)
+    screen = "choice" if awaiting else "summary" if winner is not None else "live"
+    return View(
+        connected=True, has_match=True, screen=screen, players=sides,
+        rack_text=f"Rack {state['rack']}", balls=balls,
+        ball_in_hand=bool(state.get("ball_in_hand")) and live,
+        status_text=_status(players, shooter, state, winner),
+        push_out_text=_push_out_text(state, live and not awaiting and not in_shot),
+        warning_text=_warning(players, shooter, state),
+        ruling_text=(verdict or {}).get("words", ""),
+        undo_text=_undo_text(state.get("undo"), players),
+        chooser=players[shooter] if awaiting and shooter is not None else "",
+        rack_mode=rack_mode,
+        rack_mode_text="RACKING: pocket sensors ignored until the break" if rack_mode else "",
+        health_ok=health_ok, health_text=health_text,
+        picker=_picker(verdict) if verdict is not None else None,
+        summary=summary,
+        buttons=_buttons(state, live, awaiting, broken, in_shot, verdict),
+        fouls=tuple((reason, Button(f"{words}  {rule}", live and (broken or reason == "illegal_break"),
+                                    {"type": "foul", "reason": reason}))
+                    for reason, words, rule in FOUL_REASONS),
+        off_table=tuple((ball(n), Button("cue ball" if n == 0 else f"the {n}", live and broken,
+                                         {"type": "off_table", "ball": n}))
+                        for n in [0, *on_table]),
+    )
+
+
+def _idle_buttons() -> dict[str, Button]:
+    return {name: Button(text, False) for name, text in _BUTTON_TEXT.items()}
+
+
+_BUTTON_TEXT = {
+    "push_out": "Push out", "accept": "Shoot", "pass": "Pass back", "undo": "Undo", "fouls": "Foul…",
+    "miss": "Miss", "pick": "Which ball?", "rack_mode": "Racking", "stalemate": "Stalemate",
+    "concede": "Concede rack", "new_match": "New match",
+}
+
+
+def _buttons(state: dict, live: bool, awaiting: bool, broken: bool, in_shot: bool,
+             verdict: dict | None) -> dict[str, Button]:
+    shooter = state.get("shooter")
+    rack_mode = bool(state.get("rack_mode"))
+    undo_type = (state.get("undo") or {}).get("type")
+    push_out = (bool(state.get("push_out_allowed")) and live and not awaiting and not in_shot
+                and not state.get("push_out"))
+    text = dict(_BUTTON_TEXT)
+    if rack_mode:
+        text["rack_mode"] = "Racking done"
+    return {
+        "push_out": Button(text["push_out"], push_out, {"type": "push_out"}),
+        "accept": Button(text["accept"], awaiting, {"type": "accept"}),
+        "pass": Button(text["pass"], awaiting, {"type": "pass"}),
+        "undo": Button(text["undo"], state.get("undo") is not None, {"type": "undo"}),
+        "fouls": Button(text["fouls"], live or (verdict is not None and verdict.get("rack_winner") is not None)),
+        "miss": Button(text["miss"], live and not awaiting and undo_type != "pocket", {"type": "miss"}),
+        "pick": Button(text["pick"], verdict is not None and bool(verdict.get("assumed"))),
+        "rack_mode": Button(text["rack_mode"], live, {"cmd": "rack_mode", "on": not rack_mode}),
+        "stalemate": Button(text["stalemate"], live and broken and not in_shot, {"type": "stalemate"}),
+        "concede": Button(text["concede"], live and shooter is not None and not in_shot,
+                          {"type": "concede", "player": shooter, "scope": "rack"}),
+        "new_match": Button(text["new_match"], True),
+    }
+
+
+def _status(players: list[str], shooter: int | None, state: dict, winner: int | None) -> str:
+    """Who is at the table and how, in the fewest words."""
+    if winner is not None:
+        return f"{players[winner]} wins the match"
+    if shooter is None:
+        return ""
+    name = players[shooter]
+    if state.get("awaiting_choice"):
+        return f"{name}: shoot, or pass it back?"
+    if state.get("ball_in_hand"):
+        return f"{name} to shoot: BALL IN HAND"
+    return f"{name} to shoot"
+
+
+def _push_out_text(state: dict, may_shoot: bool) -> str:
+    if not may_shoot:
+        return ""
+    if state.get("push_out"):
+        return "PUSH OUT ANNOUNCED (5.6)"
+    return "PUSH OUT ALLOWED" if state.get("push_out_allowed") else ""
+
+
+def _warning(players: list[str], shooter: int | None, state: dict) -> str:
+    """The 5.13 banner: the shooter is on two fouls."""
+    if not state.get("warning") or shooter is None or state.get("match_winner") is not None:
+        return ""
+    return f"{players[shooter].upper()} IS ON TWO FOULS: A THIRD LOSES THE RACK (5.13)"
+
+
+def _picker(verdict: dict) -> Picker | None:
+    """Offer the balls an unnamed pocketed ball could have been: those on the table before the shot."""
+    assumed = tuple(verdict.get("assumed") or ())
+    if not assumed:
+        return None
+    could = sorted(set(verdict.get("on_table") or ()) | set(verdict.get("pocketed") or ()))
+    could = [n for n in could if n != 0]
+    taken = ", ".join(f"the {n}" for n in assumed)
+    return Picker(assumed, tuple(ball(n) for n in could),
+                  f"A ball dropped unseen and was taken as {taken}. Which ball was it?")
+
+
+def _summary(state: dict, verdict: dict | None) -> Summary | None:
+    """The rack or match just won, while its last shot is the last ruling."""
+    if verdict is None or verdict.get("rack_winner") is None:
+        return None
+    players, score = state["players"], state["score"]
+    winner = verdict["rack_winner"]
+    match_over = state.get("match_winner") is not None
+    title = (f"{players[winner]} wins the match" if match_over
+             else f"{players[winner]} wins rack {verdict['rack']}")
+    detail = f"{players[0]} {score[0]}  –  {score[1]} {players[1]}"
+    if not match_over:
+        detail += f"   ·   {players[state['breaker']]} breaks rack {state['rack']}"
+    key = (state.get("match_id"), verdict["rack"], verdict["shot"])
+    return Summary(key, title, detail, match_over)
+
+
+def _health(reports: list[dict]) -> tuple[bool, str]:
+    """Green when every sensor and link last said it is fine; else red, naming what is down."""
+    down = [r for r in reports if r.get("status") in DOWN]
+    if not down:
+        return True, "Sensors OK"
+    names = ", ".join(f"{r.get('source')} {r.get('subject')}" for r in down)
+    return False, f"SENSOR PROBLEM: {names}"
+
+
+def _undo_text(target: dict | None, players: list[str]) -> str:
+    """What a tap on Undo takes back, in words."""
+    if target is None:
+        return "Nothing to undo"
+    return "Undo takes back: " + _input_words(target, players)
+
+
+def _input_words(item: dict, players: list[str]) -> str:
+    kind = item.get("type")
+    number = item.get("ball")
+    the = "an unnamed ball" if number is None else "the cue ball" if number == 0 else f"the {number}"
+    if kind == "pocket":
+        return f"{the} pocketed"
+    if kind == "first_contact":
+        return "the cue ball hitting no ball" if number is None else f"the cue ball hitting {the} first"
+    if kind == "cushion":
+        return "a ball reaching a cushion" if number is None else f"{the} reaching a cushion"
+    if kind == "identify":
+        return f"naming the unseen ball as {the}"
+    if kind == "off_table":
+        return f"{the} off the table"
+    if kind == "foul":
+        words = {reason: text.lower() for reason, text, _ in FOUL_REASONS}
+        return "the foul called: " + words.get(item.get("reason"), str(item.get("reason")))
+    if kind == "concede":
+        who = players[item["player"]] if item.get("player") in (0, 1) else "a player"
+        return f"{who} conceding the {item.get('scope', 'rack')}"
+    return _PLAIN_WORDS.get(kind, str(kind))
+
+
+_PLAIN_WORDS = {
+    "strike": "the strike that began the shot",
+    "push_out": "the push out announced",
+    "accept": "the choice to shoot after the push out",
+    "pass": "passing the shot back",
+    "miss": "the miss",
+    "settle": "the end of the shot (the table came to rest)",
+    "stalemate": "the stalemate",
+}
+
+
+def match_start(players: tuple[str, str], race: tuple[int, int], breaker: int,
+                rules: dict[str, Any]) -> dict[str, Any]:
+    """The ``new_match`` request of the setup screen; names are trimmed, the daemon checks the rest.
+
+    >>> match_start((" Ana ", "Ben"), (3, 5), 1, {"break": "alternate"})["match_start"]["players"]
+    ['Ana', 'Ben']
+    """
+    return {"cmd": "new_match", "match_start": {
+        "type": "match_start", "v": 1, "players": [name.strip() for name in players], "race": list(race),
+        "breaker": breaker, "rules": dict(rules)}}

@@ -1,0 +1,242 @@
+"""The view model (scoreboard/ui/viewmodel.py) on states from the real Referee, driven by real inputs."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoreboard.daemon import Referee
+from scoreboard.inputs import to_json
+from scoreboard.sensing import Health
+from scoreboard.simulated_table import SimulatedTable
+from scoreboard.ui.viewmodel import BALL_COLOURS, match_start, view
+
+ANA_BEN = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [2, 3], "breaker": 0}
+BREAK_POCKETING_3 = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 2},
+                     {"type": "pocket", "ball": 3}, {"type": "settle"}]
+BREAK_EMPTY = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 2},
+               {"type": "cushion", "ball": 3}, {"type": "cushion", "ball": 4}, {"type": "cushion", "ball": 5},
+               {"type": "settle"}]
+BAD_HIT = [{"type": "strike"}, {"type": "first_contact", "ball": 5}, {"type": "cushion", "ball": 5},
+           {"type": "settle"}]
+
+
+@pytest.fixture
+def referee(tmp_path):
+    ref = Referee.open(tmp_path / "devetka.db")
+    yield ref
+    ref.close()
+
+
+def play(referee: Referee, *inputs: dict) -> dict:
+    for item in inputs:
+        reply = referee.handle(item)
+        assert reply.ok, (item, reply.error)
+    return referee.state()
+
+
+def started(referee: Referee, **changes) -> dict:
+    return play(referee, {"cmd": "new_match", "match_start": dict(ANA_BEN, **changes)})
+
+
+def test_nothing_heard_from_the_daemon_disables_every_button():
+    v = view(None)
+    assert not v.connected and "Waiting for the referee" in v.status_text
+    assert not any(button.enabled for button in v.buttons.values())
+
+
+def test_no_match_calls_for_the_setup_screen(referee):
+    v = view(referee.state())
+    assert v.connected and not v.has_match and v.screen == "setup"
+    assert not v.buttons["undo"].enabled and not v.buttons["push_out"].enabled
+
+
+def test_a_new_match_shows_both_players_the_breaker_and_a_full_rack(referee):
+    v = view(started(referee))
+    assert v.screen == "live" and v.rack_text == "Rack 1"
+    assert [(p.name, p.score_text, p.shooting) for p in v.players] == [("Ana", "0 of 2", True),
+                                                                      ("Ben", "0 of 3", False)]
+    assert [b.number for b in v.balls] == list(range(1, 10))
+    assert [b.number for b in v.balls if b.on] == [1]
+    assert v.balls[2].colour == BALL_COLOURS[3] == "#e0201b" and v.balls[8].striped
+    assert v.ball_in_hand and v.status_text == "Ana to shoot: BALL IN HAND"  # the break, from behind the string
+    assert v.ruling_text == "" and v.warning_text == "" and v.push_out_text == ""
+    assert not v.buttons["undo"].enabled and v.undo_text == "Nothing to undo"
+    assert not v.buttons["stalemate"].enabled  # the rack is not broken yet (5.15)
+
+
+def test_a_legal_break_shows_the_ruling_and_push_out_allowed(referee):
+    started(referee)
+    v = view(play(referee, *BREAK_POCKETING_3))
+    assert v.ruling_text.startswith("Legal break (5.4) by Ana: the 3 down, Ana shoots again.")
+    assert [b.number for b in v.balls] == [1, 2, 4, 5, 6, 7, 8, 9] and v.balls[0].on
+    assert v.push_out_text == "PUSH OUT ALLOWED" and v.buttons["push_out"].enabled
+    assert v.buttons["push_out"].request == {"type": "push_out"}
+    assert v.undo_text == "Undo takes back: the end of the shot (the table came to rest)"
+    assert not v.ball_in_hand and v.status_text == "Ana to shoot"
+
+
+def test_a_push_out_asks_the_opponent_to_shoot_or_pass_back(referee):
+    started(referee)
+    play(referee, *BREAK_POCKETING_3)
+    announced = view(play(referee, {"type": "push_out"}))
+    assert not announced.buttons["push_out"].enabled and announced.push_out_text == "PUSH OUT ANNOUNCED (5.6)"
+    assert announced.undo_text == "Undo takes back: the push out announced"
+    v = view(play(referee, {"type": "strike"}, {"type": "cushion", "ball": 0}, {"type": "settle"}))
+    assert v.screen == "choice" and v.chooser == "Ben"
+    assert v.status_text == "Ben: shoot, or pass it back?"
+    assert v.buttons["accept"].enabled and v.buttons["pass"].enabled
+    assert not v.buttons["miss"].enabled and not v.buttons["push_out"].enabled
+    assert "Push out (5.6) by Ana" in v.ruling_text
+    after = view(play(referee, v.buttons["pass"].request))
+    assert after.screen == "live" and [p.shooting for p in after.players] == [True, False]
+    assert not after.buttons["accept"].enabled and after.undo_text == "Undo takes back: passing the shot back"
+
+
+def test_a_foul_gives_ball_in_hand_and_two_fouls_raise_the_banner(referee):
+    started(referee)
+    play(referee, *BREAK_EMPTY)  # Ben to shoot
+    first = view(play(referee, *BAD_HIT))
+    assert first.ruling_text.startswith("Foul 5.8: the 5 was hit before the 1.")
+    assert first.ball_in_hand and first.status_text == "Ana to shoot: BALL IN HAND"
+    assert first.players[1].fouls == 1 and first.warning_text == ""
+    play(referee, *BAD_HIT)  # Ana fouls
+    v = view(play(referee, *BAD_HIT))  # Ben's second foul in a row: Ana shoots, Ben warned when back
+    assert v.warning_text == ""
+    v = view(play(referee, *BAD_HIT))  # Ana's second: Ben shoots, on two fouls himself
+    assert v.warning_text == "BEN IS ON TWO FOULS: A THIRD LOSES THE RACK (5.13)"
+    assert "is on two fouls" in v.ruling_text
+
+
+def test_every_foul_menu_entry_sends_a_foul_the_daemon_accepts_after_a_shot(referee):
+    started(referee)
+    play(referee, *BREAK_EMPTY, {"type": "strike"}, {"type": "first_contact", "ball": 1},
+         {"type": "cushion", "ball": 1}, {"type": "settle"})
+    v = view(referee.state())
+    for reason, button in v.fouls:
+        if reason == "illegal_break":
+            continue  # only the break's; the daemon says so (below)
+        assert button.enabled
+        reply = referee.handle(button.request)
+        assert reply.ok, (reason, reply.error)
+        assert view(referee.state()).ball_in_hand
+        play(referee, {"type": "undo"})
+    refused = referee.handle(dict(v.fouls)["illegal_break"].request)
+    assert not refused.ok and "break" in refused.error
+
+
+def test_a_ball_off_the_table_is_offered_for_each_ball_left_and_the_cue_ball(referee):
+    started(referee)
+    v = view(play(referee, *BREAK_POCKETING_3))
+    assert [b.number for b, _ in v.off_table] == [0, 1, 2, 4, 5, 6, 7, 8, 9]
+    assert dict((b.number, button.request) for b, button in v.off_table)[5] == {"type": "off_table", "ball": 5}
+    after = view(play(referee, {"type": "off_table", "ball": 5}))
+    assert "5.4" in after.ruling_text and 5 not in [b.number for b in after.balls]
+
+
+def test_an_unnamed_pocketed_ball_offers_the_picker_and_identify_decides_again(referee):
+    started(referee)
+    play(referee, *BREAK_EMPTY, {"type": "strike"}, {"type": "first_contact", "ball": 1})
+    v = view(play(referee, {"type": "pocket"}, {"type": "settle"}))
+    assert v.buttons["pick"].enabled and v.picker is not None
+    assert v.picker.assumed == (1,)
+    assert v.picker.text == "A ball dropped unseen and was taken as the 1. Which ball was it?"
+    assert [b.number for b in v.picker.candidates] == list(range(1, 10))
+    assert v.undo_text == "Undo takes back: the end of the shot (the table came to rest)"
+    named = view(play(referee, {"type": "identify", "ball": 4}))
+    assert named.picker is None and not named.buttons["pick"].enabled
+    assert [b.number for b in named.balls] == [1, 2, 3, 5, 6, 7, 8, 9]
+    assert named.undo_text == "Undo takes back: naming the unseen ball as the 4"
+
+
+def test_a_rack_won_and_the_match_won_give_summaries(referee):
+    started(referee, race=[1, 1])
+    v = view(play(referee, {"type": "strike"}, {"type": "first_contact", "ball": 1},
+                  {"type": "pocket", "ball": 9}, {"type": "settle"}))
+    assert v.screen == "summary" and v.summary.match_over
+    assert v.summary.title == "Ana wins the match" and v.summary.detail == "Ana 1  –  0 Ben"
+    assert v.status_text == "Ana wins the match" and not v.buttons["miss"].enabled
+    assert v.buttons["undo"].enabled and v.buttons["fouls"].enabled  # a late foul reopens the rack
+
+
+def test_a_rack_won_is_summed_up_while_the_next_is_broken(referee):
+    started(referee)
+    v = view(play(referee, {"type": "strike"}, {"type": "first_contact", "ball": 1},
+                  {"type": "pocket", "ball": 9}, {"type": "settle"}))
+    assert v.screen == "live" and v.summary is not None and not v.summary.match_over
+    assert v.summary.title == "Ana wins rack 1"
+    assert v.summary.detail == "Ana 1  –  0 Ben   ·   Ana breaks rack 2"
+    assert v.rack_text == "Rack 2" and len(v.balls) == 9
+    nxt = view(play(referee, *BREAK_EMPTY))
+    assert nxt.summary is None
+
+
+def test_undo_says_what_it_takes_back_for_each_kind_of_input(referee):
+    started(referee)
+    cases = [({"type": "strike"}, "the strike that began the shot"),
+             ({"type": "first_contact", "ball": 1}, "the cue ball hitting the 1 first"),
+             ({"type": "cushion", "ball": 2}, "the 2 reaching a cushion"),
+             ({"type": "pocket", "ball": 3}, "the 3 pocketed"),
+             ({"type": "pocket", "ball": 0}, "the cue ball pocketed"),
+             ({"type": "settle"}, "the end of the shot (the table came to rest)"),
+             ({"type": "foul", "reason": "moved_ball"}, "the foul called: moved a ball"),
+             ({"type": "concede", "player": 1}, "Ben conceding the rack")]
+    for item, words in cases:
+        assert view(play(referee, item)).undo_text == "Undo takes back: " + words, item
+
+
+def test_rack_mode_and_a_sensor_down_are_shown(referee):
+    started(referee)
+    v = view(play(referee, {"cmd": "rack_mode", "on": True}))
+    assert v.rack_mode and v.rack_mode_text.startswith("RACKING")
+    assert v.buttons["rack_mode"].request == {"cmd": "rack_mode", "on": False}
+    assert v.health_ok and v.health_text == "Sensors OK"
+    referee.health_report(Health("gpio", "pocket:foot_left", "fault", "line active for 5.0 s"))
+    v = view(referee.state())
+    assert not v.health_ok and v.health_text == "SENSOR PROBLEM: gpio pocket:foot_left"
+    referee.health_report(Health("gpio", "pocket:foot_left", "ok"))
+    assert view(referee.state()).health_ok
+
+
+def test_the_setup_request_starts_the_match_it_shows(referee):
+    request = match_start(("Mia ", "Noa"), (4, 2), 1, {"break": "alternate", "three_foul_rule": False})
+    v = view(play(referee, request))
+    assert [(p.name, p.score_text, p.shooting) for p in v.players] == [("Mia", "0 of 4", False),
+                                                                      ("Noa", "0 of 2", True)]
+    assert referee.state()["rules"]["break"] == "alternate"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_along_simulated_matches_every_enabled_button_is_accepted(referee, seed):
+    """A button the screen enables must never be refused: try each at every state, then take it back."""
+    table = SimulatedTable(seed=seed, race=(2, 2))
+    log = iter(table.play_match())
+    start = to_json(next(log))
+    play(referee, {"cmd": "new_match", "match_start": start})
+    pocket_in_shot: bool | None = False  # None: not known (after an undo)
+    for item in log:
+        play(referee, to_json(item))
+        kind = type(item).TYPE
+        if kind == "pocket" and pocket_in_shot is not None:
+            pocket_in_shot = True
+        elif kind in ("strike", "settle", "miss", "push_out", "accept", "pass", "stalemate", "concede"):
+            pocket_in_shot = False
+        elif kind == "undo":
+            pocket_in_shot = None
+        state = referee.state()
+        v = view(state)
+        assert v.screen == ("choice" if state["awaiting_choice"] and state["match_winner"] is None
+                            else "summary" if state["match_winner"] is not None else "live")
+        assert bool(v.warning_text) == (state["warning"] and state["match_winner"] is None)
+        for name, button in v.buttons.items():
+            if not button.enabled or button.request is None or name == "undo":
+                continue
+            if name == "miss" and pocket_in_shot is not False:
+                continue  # the state cannot tell: the daemon refuses it and the screen shows why
+            reply = referee.handle(button.request)
+            assert reply.ok, (name, button.request, reply.error, state)
+            if reply.changed and "cmd" not in button.request:
+                play(referee, {"type": "undo"})
+            elif "cmd" in button.request:
+                play(referee, {"cmd": "rack_mode", "on": state["rack_mode"]})
+            assert {k: v for k, v in referee.state().items() if k != "seq"} == \
+                   {k: v for k, v in state.items() if k != "seq"}
