@@ -74,6 +74,9 @@ def parser() -> argparse.ArgumentParser:
     from scoreboard import api
 
     api.register(commands)
+    from scoreboard import demo
+
+    demo.register(commands)
     return top
 
 
