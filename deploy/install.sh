@@ -1,0 +1,292 @@
+#!/usr/bin/env bash
+# Install or upgrade Devetka on a Raspberry Pi (Raspberry Pi OS Bookworm / Debian 12).
+# Run it again after `git pull` to upgrade: the config and the passwords are kept.
+# See `deploy/install.sh --help` and docs/deploy.md.
+set -euo pipefail
+
+usage() {
+    cat <<'EOF'
+Usage: sudo deploy/install.sh [--root DIR]
+
+Installs Devetka from this checkout onto this machine, or upgrades it:
+  - Debian packages: python3-venv, mosquitto, the libraries Kivy draws with;
+  - system users: devetka (the daemon; groups gpio, dialout) and devetka-ui
+    (the touchscreen; groups devetka, video, render, input);
+  - /opt/devetka/venv: a virtual environment with Devetka and lgpio;
+  - /etc/devetka/table.toml: the table's config, from deploy/table.example.toml
+    (kept if it exists: edit it, then `sudo systemctl restart devetka`);
+  - /var/lib/devetka: the store; /var/lib/devetka-ui: the touchscreen's Kivy config;
+  - systemd units devetka.service and devetka-ui.service, enabled and (re)started;
+  - Mosquitto: listeners, users and passwords, the ACL (passwords kept in
+    /etc/devetka/mqtt-credentials, made once, kept on every later run);
+  - the udev rule naming the sensor microcontroller /dev/devetka-bridge.
+Every file it installs is listed, with its mode and owner, in
+/opt/devetka/install-manifest. Running it twice changes nothing the second time.
+
+Options:
+  --root DIR   stage the files under DIR instead of /, and print (without running)
+               the steps that only make sense on the real machine: apt-get, creating
+               the users, the virtual environment, systemctl and udevadm. Owners are
+               set only where the user exists here; the manifest says who they are meant
+               to be. Needs no root.
+  -h, --help   this text.
+EOF
+}
+
+say() { printf 'install: %s\n' "$*" >&2; }
+die() { printf 'install: error: %s\n' "$*" >&2; exit 1; }
+
+ROOT=/
+while (( $# )); do
+    case $1 in
+        -h|--help) usage; exit 0 ;;
+        --root) (( $# >= 2 )) || die "--root needs a directory"; ROOT=$2; shift 2 ;;
+        --root=*) ROOT=${1#--root=}; shift ;;
+        *) die "unknown option: $1 (see --help)" ;;
+    esac
+done
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+DEPLOY=$REPO/deploy
+mkdir -p "$ROOT"
+ROOT=$(cd "$ROOT" && pwd -P)
+if [[ $ROOT == / ]]; then
+    STAGING=0
+    P=""
+    (( EUID == 0 )) || die "run it as root: sudo $0 (or --root DIR to stage the files)"
+else
+    STAGING=1
+    P=$ROOT
+    say "staging into $ROOT: the machine's own steps are printed, not run"
+fi
+
+# The Debian packages the Pi needs: the venv, the broker and its tools, and what Kivy's
+# wheel (which carries its own SDL2) draws and reads touches with.
+PI_PACKAGES="python3 python3-venv mosquitto mosquitto-clients libmtdev1 libgl1 libegl1 libgles2 \
+libgl1-mesa-dri fonts-dejavu-core"
+VENV=/opt/devetka/venv
+MANIFEST=/opt/devetka/install-manifest
+# The MQTT users install.sh always makes (deploy/mosquitto/devetka.acl.in says what each may do).
+MQTT_USERS=(devetka touchscreen dashboard homeassistant)
+
+# A step that changes the machine itself: run it, or in staging only print it.
+machine() {
+    if (( STAGING )); then
+        local word line="would run:"
+        for word in "$@"; do
+            if [[ $word =~ ^[A-Za-z0-9_./:=,@+-]+$ ]]; then line+=" $word"; else line+=" ${word@Q}"; fi
+        done
+        printf '%s\n' "$line"
+    else
+        say "running: $*"
+        "$@"
+    fi
+}
+
+# --- Files: written only when their content differs, modes and owners set, all recorded.
+
+declare -A RECORDS=()
+
+owner_exists() {  # do user $1 and group $2 exist here?
+    id -u "$1" >/dev/null 2>&1 && getent group "$2" >/dev/null 2>&1
+}
+
+# Set the mode, and the owner where it can be; record what it is meant to be.
+settle() {  # settle KIND MODE OWNER:GROUP PATH
+    local kind=$1 mode=$2 owner=$3 path=$4
+    chmod "$mode" "$P$path"
+    if owner_exists "${owner%%:*}" "${owner##*:}" && (( EUID == 0 )); then
+        chown "$owner" "$P$path"
+    elif (( ! STAGING )); then
+        die "$path: cannot give it to $owner (no such user or group)"
+    fi
+    RECORDS[$path]="$kind $mode $owner"
+}
+
+directory() {  # directory MODE OWNER:GROUP PATH
+    mkdir -p "$P$3"
+    settle dir "$1" "$2" "$3"
+}
+
+# Install the text of stdin at PATH, replacing it only when it differs (same bytes: untouched).
+write() {  # write MODE OWNER:GROUP PATH < content
+    local path=$3 tmp
+    tmp=$(mktemp "$P$(dirname "$path")/.install.XXXXXX")
+    cat >"$tmp"
+    if [[ -f $P$path ]] && cmp -s "$tmp" "$P$path"; then
+        rm -f "$tmp"
+    else
+        mv -f "$tmp" "$P$path"
+        say "wrote $path"
+    fi
+    settle file "$1" "$2" "$path"
+}
+
+put() {  # put MODE OWNER:GROUP SOURCE PATH: a shipped file, always the checkout's version
+    write "$1" "$2" "$4" <"$3"
+}
+
+keep() {  # keep MODE OWNER:GROUP SOURCE PATH: a file the owner edits, made only if missing
+    if [[ -e $P$4 ]]; then
+        settle file "$1" "$2" "$4"
+    else
+        put "$@"
+    fi
+}
+
+write_manifest() {
+    local path kind mode owner sum
+    directory 0755 root:root "$(dirname "$MANIFEST")"
+    {
+        printf '# Made by deploy/install.sh: every path it installs, with the mode and owner it is\n'
+        printf '# meant to have, and (for files) its SHA-256 when installed. Tab-separated:\n'
+        printf '# path\tkind\tmode\towner:group\tsha256\n'
+        for path in $(printf '%s\n' "${!RECORDS[@]}" | LC_ALL=C sort); do
+            read -r kind mode owner <<<"${RECORDS[$path]}"
+            sum=-
+            [[ $kind == file ]] && sum=$(sha256sum <"$P$path" | cut -d' ' -f1)
+            printf '%s\t%s\t%s\t%s\t%s\n' "$path" "$kind" "$mode" "$owner" "$sum"
+        done
+    } >"$P$MANIFEST.new"
+    write 0644 root:root "$MANIFEST" <"$P$MANIFEST.new"
+    rm -f "$P$MANIFEST.new"
+}
+
+# --- 1. Debian packages, users, the venv (the machine's own steps) ---------------------
+
+machine env DEBIAN_FRONTEND=noninteractive apt-get update -q
+# shellcheck disable=SC2086  # one word a package
+machine env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $PI_PACKAGES
+
+if (( STAGING )) || ! getent group gpio >/dev/null; then
+    # Raspberry Pi OS has it (and gives it /dev/gpiochip*); a plain Debian image does not.
+    machine groupadd --force --system gpio
+fi
+if (( STAGING )) || ! id -u devetka >/dev/null 2>&1; then
+    machine useradd --system --user-group --home-dir /var/lib/devetka --no-create-home \
+        --shell /usr/sbin/nologin --comment "Devetka referee" devetka
+fi
+if (( STAGING )) || ! id -u devetka-ui >/dev/null 2>&1; then
+    machine useradd --system --user-group --home-dir /var/lib/devetka-ui --no-create-home \
+        --shell /usr/sbin/nologin --comment "Devetka touchscreen" devetka-ui
+fi
+machine usermod --append --groups gpio,dialout devetka
+machine usermod --append --groups devetka,video,render,input devetka-ui
+
+directory 0755 root:root /opt/devetka
+if (( STAGING )) || [[ ! -x $VENV/bin/python ]]; then
+    machine python3 -m venv "$VENV"
+fi
+# lgpio: gpiozero's pin factory on Bookworm (a wheel on PyPI for 64-bit Pi OS).
+machine "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$REPO" lgpio
+
+# --- 2. Config and data -----------------------------------------------------------------
+
+directory 0750 root:devetka /etc/devetka
+keep 0640 root:devetka "$DEPLOY/table.example.toml" /etc/devetka/table.toml
+keep 0644 root:root "$DEPLOY/mosquitto/mqtt-operators" /etc/devetka/mqtt-operators
+directory 0750 devetka:devetka /var/lib/devetka
+directory 0750 devetka-ui:devetka-ui /var/lib/devetka-ui
+put 0644 devetka-ui:devetka-ui "$DEPLOY/kivy/config.ini" /var/lib/devetka-ui/config.ini
+
+# --- 3. Units and udev ------------------------------------------------------------------
+
+directory 0755 root:root /etc/systemd/system
+put 0644 root:root "$DEPLOY/systemd/devetka.service" /etc/systemd/system/devetka.service
+put 0644 root:root "$DEPLOY/systemd/devetka-ui.service" /etc/systemd/system/devetka-ui.service
+directory 0755 root:root /etc/udev/rules.d
+put 0644 root:root "$DEPLOY/udev/99-devetka-bridge.rules" /etc/udev/rules.d/99-devetka-bridge.rules
+
+# --- 4. Mosquitto: listeners, ACL, users and passwords ------------------------------------
+
+# The table's id names its topics in the ACL: read it from the config in force.
+table=$(python3 - "$P/etc/devetka/table.toml" <<'EOF'
+import sys
+import tomllib
+
+try:
+    with open(sys.argv[1], "rb") as file:
+        print(tomllib.load(file).get("table", {}).get("id", "table1"))
+except (OSError, tomllib.TOMLDecodeError) as error:
+    sys.exit(f"install: error: cannot read the table id from /etc/devetka/table.toml: {error}")
+EOF
+)
+[[ $table =~ ^[A-Za-z0-9_-]+$ ]] \
+    || die "/etc/devetka/table.toml: table.id must be letters, digits, '-' and '_', got \"$table\""
+
+operators=()
+while read -r name _; do
+    [[ -z $name || $name == \#* ]] && continue
+    [[ $name =~ ^[A-Za-z0-9_.-]+$ ]] \
+        || die "/etc/devetka/mqtt-operators: \"$name\" is not a user name (letters, digits, '.', '-', '_')"
+    for taken in "${MQTT_USERS[@]}"; do
+        [[ $name != "$taken" ]] || die "/etc/devetka/mqtt-operators: \"$name\" is one of Devetka's own users"
+    done
+    operators+=("$name")
+done <"$P/etc/devetka/mqtt-operators"
+users=("${MQTT_USERS[@]}" "${operators[@]}")
+
+directory 0755 root:root /etc/mosquitto
+directory 0755 root:root /etc/mosquitto/conf.d
+put 0644 root:root "$DEPLOY/mosquitto/devetka.conf" /etc/mosquitto/conf.d/devetka.conf
+write 0600 mosquitto:mosquitto /etc/mosquitto/devetka.acl < <(
+    sed "s/@TABLE@/$table/g" "$DEPLOY/mosquitto/devetka.acl.in"
+    for name in "${operators[@]}"; do
+        printf '\nuser %s\ntopic read devetka/#\ntopic write devetka/+/cmd\n' "$name"
+    done
+)
+
+# Passwords: made once per user and kept; a user no longer wanted is removed.
+CREDENTIALS=/etc/devetka/mqtt-credentials
+PASSWD=/etc/mosquitto/devetka.passwd
+declare -A password=()
+if [[ -f $P$CREDENTIALS ]]; then
+    while read -r name secret; do
+        [[ -z $name || $name == \#* ]] || password[$name]=$secret
+    done <"$P$CREDENTIALS"
+fi
+fresh=()
+for name in "${users[@]}"; do
+    if [[ -z ${password[$name]:-} ]]; then
+        password[$name]=$(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')
+        fresh+=("$name")
+    fi
+done
+write 0600 root:root "$CREDENTIALS" < <(
+    printf '# MQTT users and their passwords (made by deploy/install.sh, kept on every run).\n'
+    printf '# To change one: delete its line and run install.sh again.\n'
+    for name in "${users[@]}"; do printf '%s %s\n' "$name" "${password[$name]}"; done
+)
+
+command -v mosquitto_passwd >/dev/null || die "mosquitto_passwd not found (apt-get install mosquitto)"
+[[ -f $P$PASSWD ]] || : >"$P$PASSWD"
+in_passwd() { grep -q "^$1:" "$P$PASSWD"; }
+for name in "${users[@]}"; do
+    if [[ " ${fresh[*]} " == *" $name "* ]] || ! in_passwd "$name"; then
+        mosquitto_passwd -b "$P$PASSWD" "$name" "${password[$name]}"
+        say "MQTT user $name: password set (see $CREDENTIALS)"
+    fi
+done
+for name in $(cut -d: -f1 "$P$PASSWD"); do
+    [[ " ${users[*]} " != *" $name "* ]] || continue
+    mosquitto_passwd -D "$P$PASSWD" "$name"
+    say "MQTT user $name: removed (no longer in /etc/devetka/mqtt-operators)"
+done
+settle file 0600 mosquitto:mosquitto "$PASSWD"
+
+write_manifest
+
+# --- 5. Start it all (the machine's own steps) ---------------------------------------------
+
+machine udevadm control --reload
+machine udevadm trigger --subsystem-match=tty --subsystem-match=gpio
+machine systemctl daemon-reload
+machine systemctl enable mosquitto.service devetka.service devetka-ui.service
+# Restart: picks up a new broker config, new passwords, an upgraded venv.
+machine systemctl restart mosquitto.service devetka.service devetka-ui.service
+
+if (( STAGING )); then
+    say "staged into $ROOT (manifest: $ROOT$MANIFEST)"
+else
+    say "done: check with 'systemctl status devetka' and 'journalctl -u devetka -f'"
+fi
