@@ -22,6 +22,7 @@ import stat
 import sys
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,8 @@ class Server:
         self._stopped = asyncio.Event()
         self._wake = asyncio.Event()
         self._inode: int | None = None
+        self.observers: list[Callable[[dict[str, Any]], None]] = []
+        """Called on the event loop with every state broadcast (the MQTT link publishes it)."""
 
     async def start(self) -> None:
         """Bind the socket (mode 0660; a stale socket file replaced); raises ``ApiError``."""
@@ -142,7 +145,7 @@ class Server:
                 if not line:
                     break
                 if line.strip():
-                    self._request(writer, line)
+                    self.request(line, partial(self._send, writer))
                 await writer.drain()
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
@@ -150,27 +153,28 @@ class Server:
             self._clients.discard(writer)
             writer.close()
 
-    def _request(self, writer: asyncio.StreamWriter, line: bytes) -> None:
+    def request(self, line: bytes, answer: Callable[[dict[str, Any]], None]) -> None:
+        """A request line from any client (the socket's or MQTT's): ``answer`` gets its answer, then all the change."""
         try:
             request = orjson.loads(line)
         except orjson.JSONDecodeError as error:
-            self._send(writer, {"id": None, "ok": False, "error": f"not valid JSON: {error}"})
+            answer({"id": None, "ok": False, "error": f"not valid JSON: {error}"})
             return
         if not isinstance(request, dict):
             kind = type(request).__name__
-            self._send(writer, {"id": None, "ok": False, "error": f"a request must be a JSON object, not {kind}"})
+            answer({"id": None, "ok": False, "error": f"a request must be a JSON object, not {kind}"})
             return
         request_id = request.pop("id", None)
         self._wake.set()
         try:
             reply = self.referee.handle(request)
         except Exception as error:  # a bug must cost one answer, not the daemon
-            self._send(writer, {"id": request_id, "ok": False, "error": f"internal error: {error!r}"})
+            answer({"id": request_id, "ok": False, "error": f"internal error: {error!r}"})
             return
         if reply.ok:
-            self._send(writer, {"id": request_id, "ok": True, "state": reply.state})
+            answer({"id": request_id, "ok": True, "state": reply.state})
         else:
-            self._send(writer, {"id": request_id, "ok": False, "error": reply.error})
+            answer({"id": request_id, "ok": False, "error": reply.error})
         if reply.changed:
             self.broadcast(dict(self.referee.state(), type="state"))
 
@@ -179,6 +183,8 @@ class Server:
         data = _dumps(message)
         for writer in list(self._clients):
             self._send(writer, data)
+        for observer in self.observers:
+            observer(message)
 
     def _send(self, writer: asyncio.StreamWriter, message: dict[str, Any] | bytes) -> None:
         if writer.is_closing():
@@ -280,12 +286,21 @@ async def serve(config, sources=(), on_serving: Callable[[Server], None] | None 
         if referee.resume_problem is not None:
             print(f"devetka run: {referee.resume_problem}", file=sys.stderr)
         server = Server(referee, socket_path)
+        loop = asyncio.get_running_loop()
+        link = None
+        if config.mqtt.enabled:
+            from scoreboard.mqtt import MqttError, MqttLink
+
+            try:
+                link = MqttLink(config.mqtt, config.table.id, server, loop)
+            except MqttError as error:
+                print(f"devetka run: {error}", file=sys.stderr)
+                return 2
         try:
             await server.start()
         except ApiError as error:
             print(f"devetka run: {error}", file=sys.stderr)
             return 2
-        loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, server.stop)
         print(f"devetka run: serving {store} on {socket_path}", file=sys.stderr, flush=True)
@@ -293,6 +308,8 @@ async def serve(config, sources=(), on_serving: Callable[[Server], None] | None 
         interval = watchdog_interval()
         pinger = asyncio.create_task(_watchdog(interval)) if interval is not None else None
         settler = asyncio.create_task(server.settle_loop())
+        if link is not None:
+            link.start()
         referee.sources = list(sources)
         for source in sources:
             source.start(lambda report: loop.call_soon_threadsafe(server.report, report))
@@ -302,6 +319,8 @@ async def serve(config, sources=(), on_serving: Callable[[Server], None] | None 
             await server.serve()
         finally:
             settler.cancel()
+            if link is not None:
+                link.close()
             if pinger is not None:
                 pinger.cancel()
             notify(b"STOPPING=1")

@@ -134,6 +134,21 @@ def table_id(value: Any, key: str) -> str:
     return value
 
 
+def port_number(value: Any, key: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 65535:
+        raise ConfigError(key, f"expected a TCP port from 1 to 65535, got {_show(value)}")
+    return value
+
+
+def topic_prefix(value: Any, key: str) -> str:
+    """MQTT topic levels that others subscribe under: no wildcards, no empty level, no leading or trailing '/'."""
+    if (not isinstance(value, str) or not value or any(c in value for c in "+#\0")
+            or "" in value.split("/")):
+        raise ConfigError(key, f"expected MQTT topic levels such as \"devetka\" or \"venue/devetka\" (no '+', "
+                               f"'#', empty level or leading or trailing '/'), got {_show(value)}")
+    return value
+
+
 #: The longest path a Unix socket can be bound to on Linux (``sun_path`` is 108 bytes with its NUL).
 SOCKET_PATH_MAX = 107
 
@@ -434,6 +449,57 @@ class ShotsConfig:
 
 
 @dataclass(frozen=True)
+class MqttTlsConfig:
+    """``[mqtt.tls]``: TLS to the broker, on when written; the broker's name is checked against its certificate.
+
+    ``ca_file`` is the CA that signed the broker's certificate (left out: the system's
+    CAs); ``certfile`` and ``keyfile`` are this table's own certificate, for a broker
+    that asks for one (``keyfile`` may be left out when ``certfile`` holds the key too).
+
+    >>> MqttTlsConfig().ca_file is None, Config().mqtt.tls.enabled
+    (True, False)
+    """
+
+    enabled: bool = setting(True, boolean)
+    ca_file: str | None = setting(None, text)
+    certfile: str | None = setting(None, text)
+    keyfile: str | None = setting(None, text)
+
+    def validate(self, key: str) -> None:
+        if self.keyfile is not None and self.certfile is None:
+            raise ConfigError(f"{key}.keyfile", "a client key needs its certificate: give certfile too")
+
+
+@dataclass(frozen=True)
+class MqttConfig:
+    """``[mqtt]``: the broker the table publishes to (``docs/mqtt.md``); on when written, off when absent.
+
+    Topics are ``<prefix>/<table id>/...``; Home Assistant finds the table under
+    ``<discovery_prefix>/...`` when ``discovery`` is on. The broker notices a table
+    that vanished without closing its connection (power cut) after 1.5 x ``keepalive_s``.
+
+    >>> MqttConfig().host, MqttConfig().port, MqttConfig().prefix, Config().mqtt.enabled
+    ('localhost', 1883, 'devetka', False)
+    """
+
+    enabled: bool = setting(True, boolean)
+    host: str = setting("localhost", text)
+    port: int = setting(1883, port_number)
+    username: str | None = setting(None, text)
+    password: str | None = setting(None, text)
+    client_id: str | None = setting(None, text)
+    keepalive_s: int = setting(15, whole_number)
+    prefix: str = setting("devetka", topic_prefix)
+    discovery: bool = setting(True, boolean)
+    discovery_prefix: str = setting("homeassistant", topic_prefix)
+    tls: MqttTlsConfig = setting(MqttTlsConfig(enabled=False), section(MqttTlsConfig))
+
+    def validate(self, key: str) -> None:
+        if self.password is not None and self.username is None:
+            raise ConfigError(f"{key}.password", "a password needs its username: give username too")
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole config of one table.
 
@@ -447,6 +513,7 @@ class Config:
     match: MatchConfig = setting(MatchConfig(), section(MatchConfig))
     shots: ShotsConfig = setting(ShotsConfig(), section(ShotsConfig))
     sensors: SensorsConfig = setting(SensorsConfig(), section(SensorsConfig))
+    mqtt: MqttConfig = setting(MqttConfig(enabled=False), section(MqttConfig))
 
     @property
     def settle_hold_back_s(self) -> float:

@@ -35,7 +35,7 @@ from scoreboard.config import MatchConfig
 from scoreboard.inputs import Input, InputError, MatchStart, Strike, Undo, parse, to_json
 from scoreboard.lines import shot_line, state_line
 from scoreboard.match import Match
-from scoreboard.rules import RuleError
+from scoreboard.rules import RuleError, Step
 from scoreboard.sensing import Health
 from scoreboard.shots import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.store import Store, StoreError
@@ -80,6 +80,9 @@ class Referee:
         self.rack_mode = False
         self.sources: list = []
         """The sensor sources, told when rack mode begins and ends (``devetka run`` fills it)."""
+        self.stored: list[Callable[[int, Input, Step | None], None]] = []
+        """Called with ``(seq, input, step)`` after each input is committed (MQTT's events); a match_start's
+        step is None."""
         self.health: dict[tuple[str, str], dict[str, Any]] = {}
         """The last word of each sensor line and link on itself, served in the state."""
         self.resume_problem: str | None = None
@@ -202,6 +205,8 @@ class Referee:
             return Reply(False, error=f"the store could not start the match: {error}")
         self.match, self.match_id, self.seq = match, match_id, 0
         self.timer.seen(match_start, match.state)
+        for listener in self.stored:
+            listener(0, match_start, None)
         return Reply(True, self.state(), changed=True)
 
     def _input(self, raw: dict) -> Reply:
@@ -222,7 +227,7 @@ class Referee:
             return Reply(False, error='no match yet: start one with {"cmd": "new_match", "match_start": {...}}')
         before, applied = match.state, match.applied_count
         try:
-            match.apply(item)
+            step = match.apply(item)
         except RuleError as error:
             return Reply(False, error=str(error))
         if match.state is before and match.applied_count == applied and not isinstance(item, Undo):
@@ -234,6 +239,8 @@ class Referee:
             return self._not_stored(error)
         self.seq = seq
         self.timer.seen(item, match.state)
+        for listener in self.stored:
+            listener(seq, item, step)
         if self.rack_mode and isinstance(item, Strike):
             self.set_rack_mode(False)  # the next strike ends racking, as the sources' own gates do
         return Reply(True, self.state(), changed=True)

@@ -19,6 +19,8 @@ from scoreboard.config import (
     FilterConfig,
     GpioConfig,
     MatchConfig,
+    MqttConfig,
+    MqttTlsConfig,
     SerialConfig,
     ShotsConfig,
     StoreConfig,
@@ -143,7 +145,7 @@ def test_an_unknown_key_is_named_with_the_keys_it_could_be():
     assert error_of("[sensors.filter]\nlockout = 30") == (
         "sensors.filter.lockout: unknown key (known: min_pulse_ms, lockout_ms, strike_lockout_ms, stuck_after_s, "
         "cue_merge_ms)")
-    assert error_of("[sensor.gpio]") == "sensor: unknown key (known: table, store, api, match, shots, sensors)"
+    assert error_of("[sensor.gpio]") == "sensor: unknown key (known: table, store, api, match, shots, sensors, mqtt)"
     assert error_of("[sensors.gpio.active_high]\nbeam = true") == (
         "sensors.gpio.active_high.beam: unknown key (known: pocket, cue_return, cushion, strike)")
 
@@ -412,3 +414,75 @@ def test_the_settle_hold_back_is_the_cue_merge_window_when_gpio_pockets_are_wire
     assert parse(pockets + "[sensors.filter]\ncue_merge_ms = 0").settle_hold_back_s == 0.0
     assert parse("[sensors.gpio]\nstrike = 20\n[sensors.filter]\ncue_merge_ms = 1500").settle_hold_back_s == 0.0
     assert parse("[sensors.gpio]\nenabled = false\n[sensors.serial]").settle_hold_back_s == 0.0
+
+
+# [mqtt] and [mqtt.tls]
+
+
+def test_mqtt_is_off_without_a_section_and_on_when_written():
+    assert parse("").mqtt == MqttConfig(enabled=False)
+    assert parse("[mqtt]").mqtt == MqttConfig()
+    assert parse("[mqtt]").mqtt.enabled and not parse("[mqtt]").mqtt.tls.enabled
+    assert not parse("[mqtt]\nenabled = false").mqtt.enabled
+    assert parse("[mqtt.tls]").mqtt.tls == MqttTlsConfig()  # and MQTT on: TOML makes [mqtt] for it
+
+
+def test_every_key_of_mqtt_is_read():
+    mqtt = parse("""
+        [mqtt]
+        host = "broker.venue"
+        port = 8883
+        username = "table2"
+        password = "s3cret"
+        client_id = "bar-2"
+        keepalive_s = 30
+        prefix = "venue/devetka"
+        discovery = false
+        discovery_prefix = "ha"
+        [mqtt.tls]
+        ca_file = "/etc/devetka/ca.crt"
+        certfile = "/etc/devetka/t2.crt"
+        keyfile = "/etc/devetka/t2.key"
+    """).mqtt
+    assert mqtt == MqttConfig(True, "broker.venue", 8883, "table2", "s3cret", "bar-2", 30, "venue/devetka", False, "ha",
+                              MqttTlsConfig(True, "/etc/devetka/ca.crt", "/etc/devetka/t2.crt", "/etc/devetka/t2.key"))
+
+
+def test_the_example_file_lists_every_mqtt_key_with_its_default():
+    config = load(EXAMPLE)
+    assert config.mqtt == MqttConfig(enabled=False, tls=MqttTlsConfig(enabled=False))
+    text = EXAMPLE.read_text()
+    for section, cls in {"mqtt": MqttConfig, "mqtt.tls": MqttTlsConfig}.items():
+        body = re.search(rf"^\[{re.escape(section)}\]\n(.*?)(?=^\[|\Z)", text, re.MULTILINE | re.DOTALL)
+        assert body, f"[{section}] is not in the example"
+        for key in cls.__dataclass_fields__:
+            if key != "tls":
+                assert re.search(rf"^#? ?{key} = ", body.group(1), re.MULTILINE), f"{section}.{key} is not there"
+
+
+PREFIX_PROBLEM = ("expected MQTT topic levels such as \"devetka\" or \"venue/devetka\" (no '+', '#', empty level "
+                  "or leading or trailing '/'), got ")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[mqtt]\nport = 0", "mqtt.port: expected a TCP port from 1 to 65535, got 0"),
+    ("[mqtt]\nport = 70000", "mqtt.port: expected a TCP port from 1 to 65535, got 70000"),
+    ('[mqtt]\nport = "1883"', 'mqtt.port: expected a TCP port from 1 to 65535, got "1883"'),
+    ("[mqtt]\nhost = ''", 'mqtt.host: expected a non-empty string, got ""'),
+    ("[mqtt]\nkeepalive_s = 0", "mqtt.keepalive_s: expected a whole number > 0, got 0"),
+    ("[mqtt]\nkeepalive_s = 1.5", "mqtt.keepalive_s: expected a whole number > 0, got 1.5"),
+    ('[mqtt]\nprefix = "devetka/#"', f'mqtt.prefix: {PREFIX_PROBLEM}"devetka/#"'),
+    ('[mqtt]\nprefix = "+"', f'mqtt.prefix: {PREFIX_PROBLEM}"+"'),
+    ('[mqtt]\nprefix = "/devetka"', f'mqtt.prefix: {PREFIX_PROBLEM}"/devetka"'),
+    ('[mqtt]\nprefix = "a//b"', f'mqtt.prefix: {PREFIX_PROBLEM}"a//b"'),
+    ('[mqtt]\ndiscovery_prefix = "ha/"', f'mqtt.discovery_prefix: {PREFIX_PROBLEM}"ha/"'),
+    ('[mqtt]\ndiscovery_prefix = ""', f'mqtt.discovery_prefix: {PREFIX_PROBLEM}""'),
+    ('[mqtt]\npassword = "x"', "mqtt.password: a password needs its username: give username too"),
+    ('[mqtt]\nuser = "x"', "mqtt.user: unknown key (known: enabled, host, port, username, password, client_id, "
+                            "keepalive_s, prefix, discovery, discovery_prefix, tls)"),
+    ('[mqtt.tls]\nkeyfile = "k.pem"', "mqtt.tls.keyfile: a client key needs its certificate: give certfile too"),
+    ('[mqtt.tls]\ncafile = "ca.pem"', "mqtt.tls.cafile: unknown key (known: enabled, ca_file, certfile, keyfile)"),
+    ("[mqtt]\ndiscovery = 1", "mqtt.discovery: expected true or false, got 1"),
+])
+def test_a_wrong_mqtt_setting_is_named_with_what_was_expected(text, message):
+    assert error_of(text) == message

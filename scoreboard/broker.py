@@ -1,0 +1,177 @@
+"""A private Mosquitto on a free loopback port: for the tests, the benchmarks and ``devetka demo``.
+
+Mosquitto 2 listens on nothing until told, and lets no one in anonymously once
+a listener is named; so the config written here always names its listener on
+127.0.0.1 and says who may connect. Started as root, Mosquitto drops to the
+``mosquitto`` user, which cannot read files in a root-only temporary folder:
+the config then says ``user root``.
+
+>>> if PrivateBroker.available():
+...     with PrivateBroker() as broker:
+...         broker.running()
+... else:
+...     True
+True
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Where Debian puts the broker (``/usr/sbin`` is not on every user's PATH).
+_PLACES = ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto")
+START_TIMEOUT = 30.0  # generous: a loaded two-core machine
+
+
+class BrokerError(RuntimeError):
+    """The broker is not installed or did not start; the message says why (with its log)."""
+
+
+@dataclass(frozen=True)
+class BrokerTls:
+    """The broker's TLS listener: its CA, certificate and key; ``require_certificate`` asks clients for theirs."""
+
+    ca_file: str
+    certfile: str
+    keyfile: str
+    require_certificate: bool = False
+
+
+def mosquitto_binary() -> str | None:
+    """The ``mosquitto`` program, or None when it is not installed."""
+    found = shutil.which("mosquitto")
+    if found:
+        return found
+    return next((place for place in _PLACES if os.access(place, os.X_OK)), None)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class PrivateBroker:
+    """``mosquitto -c`` with a config of its own in a temporary folder, on 127.0.0.1; ``stop`` ends it.
+
+    With no ``users`` anyone may connect; with ``users`` ({name: password}) only
+    they may, and ``acl`` (the text of a Mosquitto ACL file) says what each may
+    read and write. ``port`` is kept across ``stop`` and ``start``, so clients
+    reconnect to the same address after a restart.
+    """
+
+    def __init__(self, *, port: int | None = None, users: dict[str, str] | None = None, acl: str | None = None,
+                 tls: BrokerTls | None = None) -> None:
+        self.host = "127.0.0.1"
+        self.port = port if port is not None else free_port()
+        self.users = dict(users or {})
+        self.acl = acl
+        self.tls = tls
+        self._folder = tempfile.TemporaryDirectory(prefix="devetka-mosquitto-")
+        self.folder = Path(self._folder.name)
+        self.process: subprocess.Popen | None = None
+
+    @staticmethod
+    def available() -> bool:
+        return mosquitto_binary() is not None
+
+    def __enter__(self) -> PrivateBroker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def log(self) -> str:
+        """What the broker said so far (its log file)."""
+        path = self.folder / "mosquitto.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def _write_config(self) -> Path:
+        lines = [f"listener {self.port} {self.host}", "persistence false", "log_dest stderr",
+                 "log_type error", "log_type warning", "log_type notice"]
+        if os.geteuid() == 0:
+            lines.append("user root")
+        if self.users:
+            passwords = self.folder / "passwords"
+            passwords.write_text("")
+            for name, password in self.users.items():
+                subprocess.run([_passwd_binary(), "-b", str(passwords), name, password], check=True,
+                               capture_output=True, timeout=START_TIMEOUT)
+            lines += ["allow_anonymous false", f"password_file {passwords}"]
+        else:
+            lines.append("allow_anonymous true")
+        if self.acl is not None:
+            acl = self.folder / "acl"
+            acl.write_text(self.acl)
+            lines.append(f"acl_file {acl}")
+        if self.tls is not None:
+            lines += [f"cafile {self.tls.ca_file}", f"certfile {self.tls.certfile}", f"keyfile {self.tls.keyfile}",
+                      f"require_certificate {'true' if self.tls.require_certificate else 'false'}"]
+        config = self.folder / "mosquitto.conf"
+        config.write_text("\n".join(lines) + "\n")
+        return config
+
+    def start(self) -> None:
+        """Start the broker and return once it accepts connections; ``BrokerError`` with its log if it cannot."""
+        binary = mosquitto_binary()
+        if binary is None:
+            raise BrokerError("mosquitto is not installed (Debian: apt-get install mosquitto)")
+        config = self._write_config()
+        with open(self.folder / "mosquitto.log", "ab") as log:
+            self.process = subprocess.Popen([binary, "-c", str(config)], stdin=subprocess.DEVNULL,
+                                            stdout=log, stderr=log)
+        deadline = time.monotonic() + START_TIMEOUT
+        while not self.running():
+            if self.process.poll() is not None:
+                raise BrokerError(f"mosquitto exited with status {self.process.returncode}:\n{self.log}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise BrokerError(f"mosquitto did not accept connections on port {self.port} "
+                                  f"within {START_TIMEOUT:g} s:\n{self.log}")
+            time.sleep(0.01)
+
+    def running(self) -> bool:
+        """True when our broker is up and its port takes a connection."""
+        if self.process is None or self.process.poll() is not None:
+            return False
+        try:
+            with socket.create_connection((self.host, self.port), timeout=1.0):
+                return True
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        """End the broker (SIGTERM, then SIGKILL if it lingers); the folder is kept for a ``start`` again."""
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout=START_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def close(self) -> None:
+        """Stop the broker and remove its folder."""
+        self.stop()
+        self._folder.cleanup()
+
+
+def _passwd_binary() -> str:
+    found = shutil.which("mosquitto_passwd") or next(
+        (place for place in ("/usr/bin/mosquitto_passwd", "/usr/sbin/mosquitto_passwd") if os.access(place, os.X_OK)),
+        None)
+    if found is None:
+        raise BrokerError("mosquitto_passwd is not installed (Debian: apt-get install mosquitto)")
+    return found

@@ -1,0 +1,110 @@
+"""The daemon as a user meets it: ``devetka run`` as a child process on a temporary store and socket, and a
+client of its local API. Shared by the tests of the local API and of MQTT."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import orjson
+
+DEVETKA = str(Path(sys.executable).parent / "devetka")
+TIMEOUT = 60.0  # generous: a loaded two-core machine
+ANA_BEN = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0}
+LEGAL_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 2},
+               {"type": "cushion", "ball": 3}, {"type": "cushion", "ball": 4}, {"type": "cushion", "ball": 5},
+               {"type": "settle"}]
+
+
+class Client:
+    """One connection to the daemon: requests answered by id, broadcasts kept in order."""
+
+    def __init__(self, path: Path) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(TIMEOUT)
+        self.sock.connect(str(path))
+        self.stream = self.sock.makefile("rb")
+        self.broadcasts: list[dict] = []
+        self.next_id = 0
+
+    def line(self) -> dict:
+        text = self.stream.readline()
+        assert text, "the daemon closed the connection"
+        return orjson.loads(text)
+
+    def send_raw(self, data: bytes) -> dict:
+        """Send bytes and return the next answer (a line with "ok"), keeping broadcasts that come first."""
+        self.sock.sendall(data)
+        while True:
+            message = self.line()
+            if "ok" in message:
+                return message
+            self.broadcasts.append(message)
+
+    def request(self, message: dict) -> dict:
+        self.next_id += 1
+        answer = self.send_raw(orjson.dumps(dict(message, id=self.next_id)) + b"\n")
+        assert answer["id"] == self.next_id
+        return answer
+
+    def broadcast(self) -> dict:
+        """The next broadcast state (one already received, or the next line)."""
+        if self.broadcasts:
+            return self.broadcasts.pop(0)
+        message = self.line()
+        assert message["type"] == "state", message
+        return message
+
+    def close(self) -> None:
+        self.stream.close()
+        self.sock.close()
+
+
+class Daemon:
+    """``devetka run`` as a child process; ``start`` returns once its socket answers."""
+
+    def __init__(self, tmp_path: Path, settle_after: float = 3600.0, config: str = "") -> None:
+        self.store = tmp_path / "devetka.db"
+        self.socket = tmp_path / "api.sock"
+        self.config = tmp_path / "table.toml"
+        # No settle of its own unless a test asks: a slow, loaded machine must not end a test's shot.
+        self.config.write_text(f"[shots]\nsettle_after_s = {settle_after}\n{config}")
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")}
+        self.process = subprocess.Popen([DEVETKA, "run", "--config", str(self.config), "--store", str(self.store),
+                                         "--socket", str(self.socket)],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            assert self.process.poll() is None, self.process.communicate()
+            try:
+                probe = Client(self.socket)
+            except OSError:
+                assert time.monotonic() < deadline, "the daemon's socket did not come up"
+                time.sleep(0.01)
+                continue
+            assert probe.line()["type"] == "state"  # every client gets the state on connecting
+            probe.close()
+            return
+
+    def client(self) -> Client:
+        client = Client(self.socket)
+        assert client.line()["type"] == "state"  # the state on connecting
+        return client
+
+    def stop(self, signum: int = signal.SIGTERM) -> int:
+        self.process.send_signal(signum)
+        _, self.stderr = self.process.communicate(timeout=TIMEOUT)
+        return self.process.returncode
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.communicate(timeout=TIMEOUT)

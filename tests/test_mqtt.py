@@ -1,0 +1,193 @@
+"""MQTT (scoreboard/mqtt.py) with the real parts: ``devetka run`` as a child process, a real Mosquitto on a free
+port (scoreboard/broker.py), dashboards as paho clients (tests/watcher.py), the local API beside them."""
+
+from __future__ import annotations
+
+import signal
+
+import orjson
+import pytest
+
+from scoreboard.mqtt import Topics
+from scoreboard.store import Store
+from tests.live import ANA_BEN, LEGAL_BREAK, Daemon
+from tests.watcher import Watcher, retained
+
+TOPICS = Topics.of("devetka", "bar1", "homeassistant")
+#: After the legal break Ben shoots, hits the 3 before the 2 (a foul), and the foul's last input is taken back.
+FOUL_AND_UNDO = [{"type": "strike"}, {"type": "first_contact", "ball": 3}, {"type": "settle"}, {"type": "undo"}]
+#: Long enough that a will seen within half of it came from the closed socket, not from the keepalive expiring.
+KEEPALIVE_S = 60
+
+
+def mqtt_daemon(tmp_path, broker, extra: str = "") -> Daemon:
+    return Daemon(tmp_path, config=f'[table]\nid = "bar1"\n[mqtt]\nhost = "{broker.host}"\nport = {broker.port}\n'
+                                   f"keepalive_s = {KEEPALIVE_S}\n{extra}")
+
+
+@pytest.fixture
+def table(tmp_path, broker):
+    """The daemon of table ``bar1`` on the test's broker, and a dashboard that has seen it come online."""
+    watcher = Watcher(broker, [TOPICS.availability])
+    daemon = mqtt_daemon(tmp_path, broker)
+    daemon.start()
+    watcher.until(TOPICS.availability, lambda value: value == "online")
+    watcher.close()
+    yield daemon
+    daemon.kill()
+
+
+def stored_types(daemon: Daemon) -> list[str]:
+    with Store.open_readonly(daemon.store) as store:
+        return [type(item).TYPE for item in store.current_match()[1]]
+
+
+def test_the_retained_state_follows_every_input_and_events_come_in_order(table, broker):
+    watcher = Watcher(broker, [TOPICS.state, TOPICS.event])
+    client = table.client()
+    first = watcher.next(TOPICS.state)
+    assert first.retain and first.json == client.request({"cmd": "state"})["state"]  # no match yet, served as is
+    answers = []
+    for request in [{"cmd": "new_match", "match_start": ANA_BEN}] + LEGAL_BREAK + FOUL_AND_UNDO:
+        answers.append(client.request(request))
+        state = answers[-1]["state"]
+        pushed = watcher.until(TOPICS.state, lambda value, seq=state["seq"]: value["seq"] == seq)
+        assert pushed.json == state and state["type"] == "state"
+        assert retained(broker, TOPICS.state).json == state  # what a dashboard that comes now is given
+    events = []
+    while len(events) < len(answers) + 2:  # an input each, and the verdicts of the break and of the foul
+        message = watcher.next(TOPICS.event)
+        assert message.qos == 1 and not message.retain
+        events.append(message.json)
+    inputs = [(e["seq"], e["input"]["type"]) for e in events if e["event"] == "input"]
+    assert inputs == [(0, "match_start")] + [(seq, item["type"]) for seq, item in
+                                             enumerate(LEGAL_BREAK + FOUL_AND_UNDO, start=1)]
+    assert all(event["match_id"] == 1 for event in events)
+    verdicts = [(i, e) for i, e in enumerate(events) if e["event"] == "verdict"]
+    assert [events[i - 1]["input"]["type"] for i, _ in verdicts] == ["settle", "settle"]  # each after its input
+    break_shot, foul = (verdict for _, verdict in verdicts)
+    assert break_shot["seq"] == len(LEGAL_BREAK) and "Legal break" in break_shot["verdict"]["words"]
+    assert foul["verdict"]["foul"] and foul["verdict"]["rules"] == answers[-2]["state"]["last_verdict"]["rules"]
+    assert not foul["amends"] and foul["verdict"]["words"] == answers[-2]["state"]["last_verdict"]["words"]
+    assert answers[-1]["state"]["last_verdict"] == answers[len(LEGAL_BREAK)]["state"]["last_verdict"]  # undone
+    watcher.close()
+    client.close()
+
+
+def test_commands_on_cmd_are_answered_on_cmd_result_with_their_id(table, broker):
+    dashboard = Watcher(broker, [TOPICS.result, TOPICS.state])
+    screen = table.client()
+    dashboard.publish(TOPICS.cmd, orjson.dumps({"id": "d1", "cmd": "new_match", "match_start": ANA_BEN}))
+    answer = dashboard.next(TOPICS.result).json
+    assert answer["id"] == "d1" and answer["ok"] and answer["state"]["players"] == ["Ana", "Ben"]
+    assert screen.broadcast()["match_id"] == 1  # the touchscreen is told of a dashboard's change like any other
+    dashboard.publish(TOPICS.cmd, orjson.dumps({"id": 2, "type": "strike"}))
+    assert dashboard.next(TOPICS.result).json == {"id": 2, "ok": True, "state": screen.broadcast()}
+    assert screen.request({"cmd": "state"})["state"]["seq"] == 1
+    dashboard.close()
+    screen.close()
+
+
+@pytest.mark.parametrize("payload, error", [
+    (b"{not json", "not valid JSON: "),
+    (b"", "not valid JSON: "),
+    (b"[1, 2]", "a request must be a JSON object, not list"),
+    (b'{"id": 7, "cmd": "shutdown"}', "unknown command 'shutdown' (known: new_match, rack_mode, state)"),
+    (b'{"id": 8, "type": "pass"}', "pass without a push out to answer (5.6)"),
+    (b'{"id": 9, "type": "pocket", "ball": 12}', "pocket ball must be 0-9 or null, not 12"),
+    (b'{"id": 10, "type": "match_start", "players": ["X", "Y"], "race": [1, 1], "breaker": 0, "v": 1}',
+     'a match_start begins a new match: send {"cmd": "new_match", ...}'),
+    (b'{"id": 11, "cmd": "rack_mode", "on": "yes"}', "rack_mode needs on: true or false"),
+])
+def test_a_malformed_or_nonsense_command_is_answered_and_changes_nothing(table, broker, payload, error):
+    screen = table.client()
+    assert screen.request({"cmd": "new_match", "match_start": ANA_BEN})["ok"]
+    before = screen.request({"cmd": "state"})["state"]
+    dashboard = Watcher(broker, [TOPICS.result])
+    dashboard.subscribe(TOPICS.state)
+    dashboard.until(TOPICS.state, lambda value: value == before)  # the new match's state has reached the broker
+    dashboard.publish(TOPICS.cmd, payload)
+    answer = dashboard.next(TOPICS.result).json
+    request_id = orjson.loads(payload).get("id") if payload.startswith(b"{\"") else None
+    assert answer["id"] == request_id and answer["ok"] is False and answer["error"].startswith(error), answer
+    assert screen.request({"cmd": "state"})["state"] == before
+    assert stored_types(table) == ["match_start"]
+    dashboard.publish(TOPICS.cmd, b'{"id": "next", "type": "strike"}')  # the next change is the first published
+    assert dashboard.next(TOPICS.result).json["id"] == "next"
+    assert dashboard.next(TOPICS.state).json["seq"] == before["seq"] + 1
+    dashboard.close()
+    screen.close()
+
+
+def test_a_retained_command_is_not_run(table, broker):
+    dashboard = Watcher(broker, [TOPICS.result, TOPICS.availability])
+    dashboard.publish(TOPICS.cmd, b'{"id": "stale", "cmd": "new_match"}', retain=True)
+    dashboard.publish(TOPICS.cmd, b'{"id": "fresh", "cmd": "state"}')
+    assert dashboard.next(TOPICS.result).json["id"] == "stale"  # sent live to the daemon: it runs once
+    assert dashboard.next(TOPICS.result).json["id"] == "fresh"
+    table.stop()
+    table.start()  # subscribes again: the broker hands it the retained command, which must not run again
+    dashboard.until(TOPICS.availability, lambda value: value == "offline")
+    dashboard.until(TOPICS.availability, lambda value: value == "online")  # it subscribed before it said so
+    dashboard.publish(TOPICS.cmd, b'{"id": "after", "cmd": "state"}')
+    assert dashboard.next(TOPICS.result).json["id"] == "after"
+    with Store.open_readonly(table.store) as store:
+        assert len(store.matches()) == 1
+    dashboard.publish(TOPICS.cmd, b"", retain=True)  # clear it
+    dashboard.close()
+
+
+def test_a_killed_daemon_reads_offline_at_once_by_its_last_will(table, broker):
+    watcher = Watcher(broker, [TOPICS.availability])
+    assert watcher.next(TOPICS.availability).payload == b"online"
+    table.process.send_signal(signal.SIGKILL)
+    table.process.communicate()
+    # The broker sees the socket close and sends the will; with no socket closed it would wait 1.5 x KEEPALIVE_S.
+    will = watcher.next(TOPICS.availability, timeout=KEEPALIVE_S / 2)
+    assert will.payload == b"offline"
+    assert retained(broker, TOPICS.availability).payload == b"offline"
+    watcher.close()
+
+
+def test_a_clean_stop_says_offline(table, broker):
+    watcher = Watcher(broker, [TOPICS.availability])
+    assert watcher.next(TOPICS.availability).payload == b"online"
+    assert table.stop() == 0
+    assert watcher.next(TOPICS.availability).payload == b"offline"
+    assert retained(broker, TOPICS.availability).payload == b"offline"
+    assert b"Traceback" not in table.stderr
+    watcher.close()
+
+
+def test_after_the_broker_restarts_the_state_is_published_again(table, broker):
+    screen = table.client()
+    screen.request({"cmd": "new_match", "match_start": ANA_BEN})
+    broker.stop()
+    for item in LEGAL_BREAK:  # refereeing goes on while the broker is down
+        answer = screen.request(item)
+        assert answer["ok"], answer
+    broker.start()  # the same port, and it remembers nothing (no persistence): the daemon must tell it again
+    watcher = Watcher(broker, [TOPICS.state])
+    assert watcher.next(TOPICS.state).json == answer["state"]
+    assert retained(broker, TOPICS.state).json == answer["state"]
+    assert retained(broker, TOPICS.availability).payload == b"online"
+    watcher.close()
+    screen.close()
+
+
+def test_a_daemon_started_before_its_broker_referees_and_publishes_once_it_is_up(tmp_path, broker):
+    broker.stop()
+    daemon = mqtt_daemon(tmp_path, broker)
+    daemon.start()
+    try:
+        screen = daemon.client()
+        assert screen.request({"cmd": "new_match", "match_start": ANA_BEN})["ok"]
+        broker.start()
+        watcher = Watcher(broker, [TOPICS.state])
+        assert watcher.next(TOPICS.state).json == screen.request({"cmd": "state"})["state"]
+        watcher.close()
+        screen.close()
+        assert daemon.stop() == 0
+        assert b"cannot reach the broker" in daemon.stderr and b"connected to the broker" in daemon.stderr
+    finally:
+        daemon.kill()
