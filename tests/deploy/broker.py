@@ -1,0 +1,127 @@
+"""The shipped Mosquitto config, run for real: the staged ``/etc/mosquitto`` files of ``install.sh --root``, with
+only the listener ports (free ones here) and the file paths (the staging root) rewritten, and MQTT clients that
+log in as the installer's users."""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import shutil
+import socket
+import subprocess
+import time
+from itertools import count
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+
+TIMEOUT = 30.0  # generous: a loaded two-core machine
+_ids = count()  # one client id per connection: a second client with the same id pushes the first off
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_config(root: Path, table_port: int, venue_port: int) -> str:
+    """The staged conf.d/devetka.conf with ports and paths moved; the rest exactly as shipped."""
+    text = (root / "etc/mosquitto/conf.d/devetka.conf").read_text()
+    replaced = {"listener 1883 127.0.0.1": f"listener {table_port} 127.0.0.1",
+                "listener 1884\n": f"listener {venue_port}\n",
+                "/etc/mosquitto/": f"{root}/etc/mosquitto/"}
+    for shipped, here in replaced.items():
+        assert shipped in text, f"the shipped config no longer has {shipped!r}"
+        text = text.replace(shipped, here)
+    # Test-only: log to stderr; as root, stay root (the pytest folder is root-only, and the files are staged
+    # 0600 for mosquitto), which Mosquitto 2 drops to otherwise.
+    text += "\nlog_dest stderr\n"
+    if os.geteuid() == 0:
+        text += "user root\n"
+    return text
+
+
+class ShippedBroker:
+    """``mosquitto -c`` on the test config of the staged root; ``table_port`` is 127.0.0.1, ``venue_port`` the LAN's."""
+
+    def __init__(self, root: Path, folder: Path) -> None:
+        self.table_port, self.venue_port = free_port(), free_port()
+        self.config = folder / "mosquitto.conf"
+        self.config.write_text(test_config(root, self.table_port, self.venue_port))
+        self.log = folder / "mosquitto.log"
+        binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen([binary, "-c", str(self.config)], stdout=log, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + TIMEOUT
+        for port in (self.table_port, self.venue_port):
+            while True:
+                assert self.process.poll() is None, f"mosquitto exited: {self.log.read_text()}"
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    assert time.monotonic() < deadline, f"mosquitto did not listen on {port}: {self.log.read_text()}"
+                    time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+class Peer:
+    """One MQTT client (paho v2): ``connect`` returns the broker's answer; messages wait in ``received``."""
+
+    def __init__(self, name: str) -> None:
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"test-{name}-{next(_ids)}",
+                                  protocol=mqtt.MQTTv311)
+        self.connected: queue.Queue = queue.Queue()
+        self.subscribed: queue.Queue = queue.Queue()
+        self.received: queue.Queue = queue.Queue()
+        self.client.on_connect = lambda client, userdata, flags, reason, properties: self.connected.put(reason)
+        self.client.on_subscribe = lambda client, userdata, mid, reasons, properties: self.subscribed.put(reasons)
+        self.client.on_message = lambda client, userdata, message: self.received.put(
+            (message.topic, bytes(message.payload).decode(), message.retain))
+
+    def connect(self, port: int, username: str | None = None, password: str | None = None) -> mqtt.ReasonCode:
+        if username is not None:
+            self.client.username_pw_set(username, password)
+        self.client.connect("127.0.0.1", port, keepalive=30)
+        self.client.loop_start()
+        try:
+            return self.connected.get(timeout=TIMEOUT)
+        except queue.Empty:
+            raise AssertionError(f"no answer from the broker on port {port}") from None
+
+    def subscribe(self, topic: str) -> None:
+        self.client.subscribe(topic, qos=1)
+        reasons = self.subscribed.get(timeout=TIMEOUT)
+        assert not reasons[0].is_failure, reasons
+
+    def publish(self, topic: str, payload: str, retain: bool = False) -> None:
+        """QoS 1, so it returns once the broker has taken it (and, if the ACL denies it, dropped it)."""
+        info = self.client.publish(topic, payload, qos=1, retain=retain)
+        info.wait_for_publish(timeout=TIMEOUT)
+        assert info.is_published(), f"the broker did not acknowledge {topic}"
+
+    def next(self) -> tuple[str, str, bool]:
+        try:
+            return self.received.get(timeout=TIMEOUT)
+        except queue.Empty:
+            raise AssertionError("no message arrived") from None
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def refused(reason: mqtt.ReasonCode) -> bool:
+    """The broker's "no": not authorised, or a bad user name or password."""
+    wording = re.compile(r"not authori[sz]ed|bad user name or password", re.I)
+    return reason.is_failure and wording.search(str(reason)) is not None
