@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import platform
 import queue
 import random
 import select
@@ -39,7 +38,7 @@ import time
 import tty
 from pathlib import Path
 
-from one_core import pin_to_one_core
+from _common import pin_to_one_core, print_header
 
 from firmware_bridge.protocol import HOST_MESSAGES, Counters, Decoder, Heartbeat, Ping, Receiver
 from firmware_bridge.simulator import Mcu
@@ -51,17 +50,6 @@ LINE_RATE = 115_200 / 10  # bytes per second: 8N1 is 10 bits a byte
 GOAL = 100  # times the line rate, one core
 
 
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    return (f"{os.cpu_count()} CPUs, {model}; {platform.python_implementation()} {platform.python_version()}; "
-            f"{platform.platform()}")
 
 
 def match_frames(racks: int = 400, seed: int = 1) -> list[bytes]:
@@ -214,10 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0, help="how long the line runs full in (c)")
     parser.add_argument("--runs", type=int, default=10, help="best of this many runs in (a) and (b)")
     args = parser.parse_args(argv)
-    pinned = pin_to_one_core()
-    print(f"machine: {machine()}; {pinned}")
-    with contextlib.suppress(OSError):
-        print(f"load average: {os.getloadavg()[0]:.2f}")
+    print_header(pin_to_one_core())
     frames = match_frames()
     clean = b"".join(frames)
     noisy = with_garbage(frames, 0.05)

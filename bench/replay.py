@@ -27,7 +27,6 @@ import cProfile
 import gc
 import json
 import os
-import platform
 import pstats
 import shutil
 import statistics
@@ -38,7 +37,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from one_core import pin_to_one_core
+from _common import pin_to_one_core, print_header
 
 from scoreboard import cli
 from scoreboard.inputs import RuleOptions, Undo, to_json
@@ -50,37 +49,6 @@ from scoreboard.simulated_table import Sensors, SimulatedTable
 GOAL = 100_000  # inputs per second through devetka replay, JSON in and out, one core
 
 
-
-
-def machine() -> dict[str, str]:
-    model = "unknown"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    return {
-        "code": code_version(),
-        "cpus": str(os.cpu_count()),
-        "cpu": model,
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "system": platform.platform(),
-    }
-
-
-def code_version() -> str:
-    """The commit measured, and whether the scoreboard package had changes not committed."""
-    import scoreboard
-
-    root = Path(scoreboard.__file__).resolve().parent.parent
-    try:
-        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
-                                capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "scoreboard"],
-                               capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return f"scoreboard from {root} (not a git checkout)"
-    return commit + (" with uncommitted changes in scoreboard/" if dirty else "")
 
 
 def write_log(path: Path, racks: int, seed: int) -> tuple[int, float]:
@@ -178,14 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="also profile one in-process replay (cProfile)")
     args = parser.parse_args(argv)
 
-    pinned = pin_to_one_core()
-    info = machine()
-    print(f"code: {info['code']}")
-    print(f"machine: {info['cpus']} CPUs, {info['cpu']}; {info['python']}; {info['system']}")
-    print(f"affinity: {pinned}")
-    if hasattr(os, "getloadavg"):
-        load = " ".join(f"{n:.2f}" for n in os.getloadavg())
-        print(f"load average: {load} (other work on the machine skews the figures)")
+    print_header(pin_to_one_core())
 
     with tempfile.TemporaryDirectory(prefix="devetka-bench-") as tmp:
         path = Path(tmp) / "long-match.jsonl"

@@ -1,0 +1,67 @@
+"""What the benchmarks share: running on one core, and saying what machine and code the figures come from."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import platform
+import subprocess
+from pathlib import Path
+
+
+def pin_to_one_core() -> str:
+    """Run on CPU 0 only (child processes inherit it); says what was done."""
+    if hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {0})
+            return "pinned to CPU 0 with os.sched_setaffinity"
+        except OSError as error:
+            return f"not pinned ({error.strerror})"
+    return "not pinned (no os.sched_setaffinity on this system)"
+
+
+def machine() -> dict[str, str]:
+    model = "unknown"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return {
+        "code": code_version(),
+        "cpus": str(os.cpu_count()),
+        "cpu": model,
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "system": platform.platform(),
+    }
+
+
+def code_version() -> str:
+    """The commit measured, and whether the scoreboard package had changes not committed."""
+    import scoreboard
+
+    root = Path(scoreboard.__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "scoreboard"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return f"scoreboard from {root} (not a git checkout)"
+    return commit + (" with uncommitted changes in scoreboard/" if dirty else "")
+
+
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages: other work on the machine skews the figures."""
+    if not hasattr(os, "getloadavg"):
+        return "unknown"
+    return " ".join(f"{n:.2f}" for n in os.getloadavg())
+
+
+def print_header(pinned: str) -> None:
+    """The lines every benchmark begins with: the code, the machine, the affinity, the load."""
+    info = machine()
+    print(f"code: {info['code']}")
+    print(f"machine: {info['cpus']} CPUs, {info['cpu']}; {info['python']}; {info['system']}")
+    print(f"affinity: {pinned}")
+    print(f"load average: {load_average()} (other work on the machine skews the figures)")
