@@ -257,14 +257,16 @@ def frame_to_state(frames: int, seed: int, tmp: Path) -> list[str]:
             check(client.request({"cmd": "new_match", "match_start": to_json(log[0])})["ok"], "new_match refused")
             seq = 0
             for item in log[1:]:
-                message = mcu.mcu.play(item) if type(item) in PLAYED else None
-                if message is None:
+                if type(item) not in PLAYED:
                     answer = client.request(to_json(item))
                     check(answer["ok"], f"{to_json(item)} refused: {answer}")
                     seq = answer["state"]["seq"]
                     client.broadcasts.clear()
                     continue
-                mcu.idle(mcu.clock())  # answer the host, heartbeats and counters as the firmware would
+                # Answer the host, heartbeats and counters as the firmware would; before the next pocket is
+                # counted, or the counters would tell the host of a drop it has not seen yet.
+                mcu.idle(mcu.clock())
+                message = mcu.mcu.play(item)
                 sent = time.monotonic()
                 mcu.send(message)
                 seq += 1
