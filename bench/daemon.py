@@ -40,7 +40,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import math
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -87,17 +89,62 @@ def table(seed: int) -> SimulatedTable:
 
 
 def memory(pid: int) -> dict[str, int]:
-    """VmRSS and VmHWM (the peak) of a process, in bytes."""
+    """VmRSS, VmHWM (its peak), RssAnon (the process's own) and RssFile (mapped files, shared) in bytes."""
     out = {}
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
+        if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
             out[key] = int(value.split()[0]) * 1024
     return out
 
 
 def mb(size: float) -> str:
     return f"{size / 1e6:.1f} MB"
+
+
+def resident(figures: dict[str, int]) -> str:
+    return (f"VmRSS {mb(figures['VmRSS'])} (VmHWM {mb(figures['VmHWM'])}; own {mb(figures['RssAnon'])}, "
+            f"mapped files {mb(figures['RssFile'])})")
+
+
+IMPORTS = ("orjson", "tomllib", "sqlite3", "ssl", "asyncio", "scoreboard.inputs", "scoreboard.rules",
+           "scoreboard.config", "scoreboard.store", "scoreboard.daemon", "scoreboard.api", "scoreboard.cli",
+           "scoreboard.sensors_cli", "firmware_bridge.source")
+IMPORT_COSTS = f"""
+import sys
+def rss():
+    return int([line for line in open('/proc/self/status') if line.startswith('VmRSS')][0].split()[1]) * 1024
+before = rss()
+print(f"the interpreter {{before / 1e6:.1f}}", end="")
+for name in {IMPORTS!r}:
+    __import__(name)
+    now = rss()
+    print(f", {{name}} +{{(now - before) / 1e6:.1f}}", end="")
+    before = now
+print(f"; total {{before / 1e6:.1f}} MB")
+"""
+
+
+def import_costs() -> str:
+    """Where the daemon's start-up memory goes: VmRSS after each import, in the daemon's order, a fresh Python.
+
+    (``asyncio`` imports ``ssl`` whether or not it is used: that is its line.)
+    """
+    return subprocess.run([sys.executable, "-c", IMPORT_COSTS], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def fsync_cost(folder: Path, count: int = 200) -> float:
+    """The median time to write and fsync one 4 KiB block where the stores are: what a commit waits for."""
+    times = []
+    with open(folder / "fsync-probe", "wb") as probe:
+        for _ in range(count):
+            start = time.perf_counter()
+            probe.write(b"x" * 4096)
+            probe.flush()
+            os.fsync(probe.fileno())
+            times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def served_state(client) -> dict:
@@ -205,11 +252,13 @@ def throughput(racks: int, whole_match_seed: int, seed: int, window: int, tmp: P
                  f"({count:,} inputs in {seconds:.2f} s)")
 
     goal = "met" if max(after_long["VmHWM"], after_match["VmHWM"]) <= GOAL_MEMORY else "NOT met"
-    lines.append(f"(c) memory at start: VmRSS {mb(at_start['VmRSS'])} (VmHWM {mb(at_start['VmHWM'])})")
-    lines.append(f"(c) memory after a whole match ({len(match_log):,} inputs): VmRSS {mb(after_match['VmRSS'])} "
-                 f"(VmHWM {mb(after_match['VmHWM'])})")
-    lines.append(f"(c) memory after a long match ({len(long_log):,} more inputs): VmRSS {mb(after_long['VmRSS'])} "
-                 f"(VmHWM {mb(after_long['VmHWM'])}); goal at most {mb(GOAL_MEMORY)}: {goal}")
+    lines.append(f"(a) for scale: write and fsync 4 KiB in the store's folder, median "
+                 f"{fsync_cost(tmp) * 1e3:.2f} ms")
+    lines.append(f"(c) memory at start: {resident(at_start)}")
+    lines.append(f"(c) memory after a whole match ({len(match_log) - 1:,} inputs): {resident(after_match)}")
+    lines.append(f"(c) memory after a long match ({len(long_log) - 1:,} more inputs): {resident(after_long)}; "
+                 f"goal at most {mb(GOAL_MEMORY)}: {goal}")
+    lines.append(f"(c) start-up memory by import, MB: {import_costs()}")
     lines.append(f"load average after (a): {load_average()}")
     return lines
 
@@ -281,7 +330,7 @@ def frame_to_state(frames: int, seed: int, tmp: Path) -> list[str]:
     p50, p99 = statistics.median(latencies), latencies[min(len(latencies) - 1, math.ceil(0.99 * len(latencies)) - 1)]
     lines.append(f"(b) sensor frame to state on the local API, {len(latencies):,} frames: p50 {p50 * 1e3:.2f} ms, "
                  f"p99 {p99 * 1e3:.2f} ms, max {latencies[-1] * 1e3:.2f} ms (each frame committed before its state)")
-    lines.append(f"(c) memory of the serial daemon after (b): VmRSS {mb(rss['VmRSS'])} (VmHWM {mb(rss['VmHWM'])})")
+    lines.append(f"(c) memory of the serial daemon after (b): {resident(rss)}")
     lines.append(f"load average after (b): {load_average()}")
     return lines
 
@@ -360,7 +409,8 @@ def kill_soak(kills: int, seed: int, tmp: Path) -> list[str]:
         client.close()
         daemon.kill()
     restarts.sort()
-    lines.append(f"(d) kill -9: {done:,} kills in {matches} matches, {acknowledged_total:,} acknowledged inputs, "
+    plural = "match" if matches == 1 else "matches"
+    lines.append(f"(d) kill -9: {done:,} kills in {matches} {plural}, {acknowledged_total:,} acknowledged inputs, "
                  f"0 lost; the state was the fold of the store after every restart; of the unanswered inputs "
                  f"in flight {in_flight_kept} were stored and {in_flight_lost} not (all sent again)")
     lines.append(f"(d) restart after kill -9 to serving: p50 {statistics.median(restarts) * 1e3:.0f} ms, "
