@@ -54,6 +54,7 @@ import orjson
 from _common import load_average, pin_to_one_core, print_header
 
 from firmware_bridge.simulator import PLAYED, PtyMcu
+from scoreboard.config import parse as parse_config
 from scoreboard.inputs import RuleOptions, to_json
 from scoreboard.lines import state_line
 from scoreboard.match import Match
@@ -259,8 +260,45 @@ def throughput(racks: int, whole_match_seed: int, seed: int, window: int, tmp: P
     lines.append(f"(c) memory after a long match ({len(long_log) - 1:,} more inputs): {resident(after_long)}; "
                  f"goal at most {mb(GOAL_MEMORY)}: {goal}")
     lines.append(f"(c) start-up memory by import, MB: {import_costs()}")
+    lines.extend(template_memory(match_log, whole, tmp))
     lines.append(f"load average after (a): {load_average()}")
     return lines
+
+
+def template_memory(match_log: list[dict], whole: SimulatedTable, tmp: Path) -> list[str]:
+    """The daemon with the Pi's config (deploy/table.example.toml): every GPIO line, on gpiozero's mock pins,
+    and the serial bridge on a pseudo-terminal; at start and after a whole match."""
+    folder = tmp / "template"
+    folder.mkdir()
+    link = folder / "mcu"
+    text = (ROOT / "deploy" / "table.example.toml").read_text()
+    for old, new in (("settle_after_s = 4.0", "settle_after_s = 3600.0"),
+                     ("[sensors.serial]\nenabled = false", "[sensors.serial]\nenabled = true"),
+                     ('port = "/dev/devetka-bridge"', f'port = "{link}"')):
+        check(old in text, f"deploy/table.example.toml no longer has {old!r}: update bench/daemon.py")
+        text = text.replace(old, new)
+    gpio_lines = len(parse_config(text).sensors.gpio.lines())
+    daemon = Daemon(folder)
+    daemon.config.write_text(text)
+    os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
+    try:
+        with PtyMcu(str(link), boot_id=0xBE7C4) as mcu:
+            daemon.start()
+            try:
+                check(mcu.wait_for_host(60), "the daemon never pinged the simulated microcontroller")
+                at_start = memory(daemon.process.pid)
+                client = daemon.client()
+                check(client.request({"cmd": "new_match", "match_start": match_log[0]})["ok"], "new_match refused")
+                one_at_a_time(client, match_log[1:])
+                check(same_as_fold(served_state(client), whole.match.state), "the whole match ended elsewhere")
+                after_match = memory(daemon.process.pid)
+                client.close()
+            finally:
+                daemon.kill()
+    finally:
+        del os.environ["GPIOZERO_PIN_FACTORY"]
+    return [f"(c) memory with deploy/table.example.toml ({gpio_lines} GPIO lines on mock pins, the serial bridge): "
+            f"at start {resident(at_start)}; after a whole match {resident(after_match)}"]
 
 
 # --- (b) sensor frame to state -------------------------------------------------------------------------------
