@@ -5,7 +5,7 @@ take, and does a kill -9 ever lose an acknowledged input?
 
 Everything goes through ``devetka run`` as a child process on a temporary store
 and socket (the suite's ``Daemon`` and ``Client`` helpers from
-tests/test_api.py), with the settle timer at an hour so that only the inputs
+tests/live.py), with the settle timer at an hour so that only the inputs
 sent are stored:
 
 (a) committed inputs per second: a simulated match of N racks (strike sensor,
@@ -75,10 +75,10 @@ def check(condition: bool, message: str) -> None:
 
 
 def suite_helpers():
-    """tests/test_api.py: its ``Daemon`` (``devetka run`` as a child process) and ``Client`` are reused here."""
+    """tests/live.py: the suite's ``Daemon`` (``devetka run`` as a child process) and ``Client``, reused here."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    return importlib.import_module("tests.test_api")
+    return importlib.import_module("tests.live")
 
 
 helpers = suite_helpers()
@@ -332,8 +332,7 @@ def frame_to_state(frames: int, seed: int, tmp: Path) -> list[str]:
     folder = tmp / "serial"
     folder.mkdir()
     link = folder / "mcu"
-    daemon = Daemon(folder)
-    daemon.config.write_text(f'[shots]\nsettle_after_s = 3600\n[sensors.serial]\nport = "{link}"\n')
+    daemon = Daemon(folder, config=f'[sensors.serial]\nport = "{link}"\n')
     lines = [f"load average before (b): {load_average()}"]
     latencies = []
     with PtyMcu(str(link), boot_id=0xBE7C4, rng=Random(seed)) as mcu:
