@@ -71,6 +71,7 @@ class PrivateBroker:
     def __init__(self, *, port: int | None = None, users: dict[str, str] | None = None, acl: str | None = None,
                  tls: BrokerTls | None = None) -> None:
         self.host = "127.0.0.1"
+        self._fixed_port = port is not None
         self.port = port if port is not None else free_port()
         self.users = dict(users or {})
         self.acl = acl
@@ -98,7 +99,7 @@ class PrivateBroker:
 
     def _write_config(self) -> Path:
         lines = [f"listener {self.port} {self.host}", "persistence false", "log_dest stderr",
-                 "log_type error", "log_type warning", "log_type notice"]
+                 "log_type error", "log_type warning", "log_type notice", "log_type information"]
         if os.geteuid() == 0:
             lines.append("user root")
         if self.users:
@@ -122,22 +123,39 @@ class PrivateBroker:
         return config
 
     def start(self) -> None:
-        """Start the broker and return once it accepts connections; ``BrokerError`` with its log if it cannot."""
+        """Start the broker and return once it accepts connections; ``BrokerError`` with its log if it cannot.
+
+        A port picked here that something else took meanwhile is swapped for another free one.
+        """
+        for attempt in range(3):
+            try:
+                self._start()
+                return
+            except BrokerError as error:
+                if self._fixed_port or "Address already in use" not in str(error) or attempt == 2:
+                    raise
+                self.port = free_port()
+
+    def _start(self) -> None:
         binary = mosquitto_binary()
         if binary is None:
             raise BrokerError("mosquitto is not installed (Debian: apt-get install mosquitto)")
         config = self._write_config()
-        with open(self.folder / "mosquitto.log", "ab") as log:
+        log_path = self.folder / "mosquitto.log"
+        log_path.write_bytes(b"")
+        with open(log_path, "ab") as log:
             self.process = subprocess.Popen([binary, "-c", str(config)], stdin=subprocess.DEVNULL,
                                             stdout=log, stderr=log)
         deadline = time.monotonic() + START_TIMEOUT
-        while not self.running():
-            if self.process.poll() is not None:
-                raise BrokerError(f"mosquitto exited with status {self.process.returncode}:\n{self.log}")
+        while " running" not in self.log:  # "mosquitto version 2.0.11 running": its listener is open
+            status = self.process.poll()
+            if status is not None:
+                self.process = None
+                raise BrokerError(f"mosquitto exited with status {status}:\n{self.log}")
             if time.monotonic() > deadline:
                 self.stop()
-                raise BrokerError(f"mosquitto did not accept connections on port {self.port} "
-                                  f"within {START_TIMEOUT:g} s:\n{self.log}")
+                raise BrokerError(f"mosquitto did not start on port {self.port} within {START_TIMEOUT:g} s:\n"
+                                  f"{self.log}")
             time.sleep(0.01)
 
     def running(self) -> bool:

@@ -148,7 +148,8 @@ class MqttLink:
         self.client_id = config.client_id or f"devetka-{table}"
         self._online = False  # the broker has our availability and state: changes may go out retained
         self._closing = False
-        self._failing = False  # a connection attempt failed and was said; the next one is not said again
+        self._failing = False  # a connection attempt failed and was said; the next ones are not said again
+        self._up = False  # connected (in paho's thread)
         self._dropped = 0
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv311)
         client.enable_logger(logging.getLogger("devetka.mqtt"))
@@ -254,9 +255,12 @@ class MqttLink:
 
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_code.is_failure:
-            _say(f"the broker {self.address} refused the connection: {reason_code}")
+            if not self._failing:
+                self._failing = True
+                _say(f"the broker {self.address} refused the connection: {reason_code}; trying again")
             return
         self._failing = False
+        self._up = True
         _say(f"connected to the broker {self.address}")
         subscriptions = [(self.topics.cmd, QOS)]
         if self.config.discovery:
@@ -271,8 +275,9 @@ class MqttLink:
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         self._online = False
-        if not self._closing:
+        if self._up and not self._closing:
             _say(f"lost the broker {self.address} ({reason_code}); reconnecting")
+        self._up = False
 
     def _on_message(self, client, userdata, message) -> None:
         if message.topic == self.topics.cmd:

@@ -191,3 +191,51 @@ def test_a_daemon_started_before_its_broker_referees_and_publishes_once_it_is_up
         assert b"cannot reach the broker" in daemon.stderr and b"connected to the broker" in daemon.stderr
     finally:
         daemon.kill()
+
+
+def render(template: str, payload: bytes) -> str:
+    """A discovery config's template as Home Assistant renders it: Jinja2 with ``value`` and ``value_json``."""
+    import jinja2
+
+    return jinja2.Environment().from_string(template).render(value=payload.decode(), value_json=orjson.loads(payload))
+
+
+def test_home_assistant_finds_one_device_with_its_sensors_and_verdicts(table, broker):
+    home = Watcher(broker, ["homeassistant/#", TOPICS.event])
+    configs = {}
+    while len(configs) < 6:
+        message = home.next_any("homeassistant/#")
+        assert message.retain, message
+        configs[message.topic] = message.json
+    node = "homeassistant/{}/devetka_bar1/{}/config"
+    assert set(configs) == {node.format("sensor", name) for name in
+                            ("score_1", "score_2", "shooter", "rack", "balls_left")} | {node.format("event", "verdict")}
+    assert len({config["unique_id"] for config in configs.values()}) == 6
+    for config in configs.values():
+        assert config["availability_topic"] == TOPICS.availability
+        assert config["device"]["identifiers"] == ["devetka_bar1"] and config["device"]["name"] == "Devetka bar1"
+    screen = table.client()
+    screen.request({"cmd": "new_match", "match_start": ANA_BEN})
+    for item in LEGAL_BREAK:
+        screen.request(item)
+    state = retained(broker, TOPICS.state).payload
+    sensor = {topic.split("/")[3]: config for topic, config in configs.items()}
+    assert {name: render(sensor[name]["value_template"], state) for name in
+            ("score_1", "score_2", "shooter", "rack", "balls_left")} == {
+        "score_1": "0", "score_2": "0", "shooter": "Ben", "rack": "1", "balls_left": "9"}
+    assert orjson.loads(render(sensor["score_1"]["json_attributes_template"], state)) == {"players": ["Ana", "Ben"]}
+    for item in FOUL_AND_UNDO[:-1]:
+        screen.request(item)
+    verdicts = []
+    for _ in range(len([ANA_BEN] + LEGAL_BREAK + FOUL_AND_UNDO[:-1]) + 2):  # the inputs, and two verdicts
+        shown = render(sensor["verdict"]["value_template"], home.next(TOPICS.event).payload)
+        if shown:  # an input renders empty: Home Assistant ignores it
+            verdicts.append(orjson.loads(shown))
+    assert [verdict["event_type"] for verdict in verdicts] == ["legal", "foul"]
+    assert {verdict["event_type"] for verdict in verdicts} <= set(sensor["verdict"]["event_types"])
+    assert verdicts[1]["words"] == screen.request({"cmd": "state"})["state"]["last_verdict"]["words"]
+    home.publish("homeassistant/status", "online")  # Home Assistant restarted: it is told again, at once
+    again = {home.next_any("homeassistant/#").topic for _ in range(7)} - {"homeassistant/status"}
+    assert again == set(configs)
+    home.close()
+    screen.close()

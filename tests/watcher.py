@@ -30,21 +30,22 @@ class Watcher:
     """Connected and subscribed to ``topics`` once built; ``next`` gives what arrived, in order."""
 
     def __init__(self, broker, topics: list[str] | tuple[str, ...] = (), *, username: str | None = None,
-                 password: str | None = None, ca_file: str | None = None) -> None:
+                 password: str | None = None, ca_file: str | None = None, certfile: str | None = None,
+                 keyfile: str | None = None) -> None:
         self._queues: dict[str, queue.Queue[Message]] = {}
         self._lock = threading.Lock()
+        self.wildcards: list[str] = []  # messages matching one go to its queue
         self._events: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
         if username is not None:
             self.client.username_pw_set(username, password)
         if ca_file is not None:
-            self.client.tls_set(ca_certs=ca_file, cert_reqs=ssl.CERT_REQUIRED)
+            self.client.tls_set(ca_certs=ca_file, certfile=certfile, keyfile=keyfile, cert_reqs=ssl.CERT_REQUIRED)
         self.client.on_connect = lambda client, userdata, flags, reason, properties: self._events.put(
             ("connect", reason))
         self.client.on_subscribe = lambda client, userdata, mid, reasons, properties: self._events.put(
             ("subscribe", mid))
-        self.client.on_message = lambda client, userdata, message: self._queue(message.topic).put(
-            Message(message.topic, bytes(message.payload), bool(message.retain), message.qos))
+        self.client.on_message = self._on_message
         self.client.connect(broker.host, broker.port, keepalive=60)
         self.client.loop_start()
         kind, reason = self._event()
@@ -60,9 +61,19 @@ class Watcher:
 
     def subscribe(self, topic: str) -> None:
         """Subscribe and return once the broker has acknowledged it (retained messages follow)."""
+        if "#" in topic or "+" in topic:
+            self.wildcards.append(topic)
         _, mid = self.client.subscribe(topic, qos=1)
         kind, acked = self._event()
         assert (kind, acked) == ("subscribe", mid)
+
+    def _on_message(self, client, userdata, message) -> None:
+        kept = Message(message.topic, bytes(message.payload), bool(message.retain), message.qos)
+        for pattern in self.wildcards:
+            if mqtt.topic_matches_sub(pattern, message.topic):
+                self._queue(pattern).put(kept)
+                return
+        self._queue(message.topic).put(kept)
 
     def _queue(self, topic: str) -> queue.Queue[Message]:
         with self._lock:
@@ -74,6 +85,10 @@ class Watcher:
             return self._queue(topic).get(timeout=timeout)
         except queue.Empty:
             raise AssertionError(f"nothing arrived on {topic} within {timeout:g} s") from None
+
+    def next_any(self, pattern: str, timeout: float = TIMEOUT) -> Message:
+        """The next message on any topic of a wildcard subscription (they share one queue, in order)."""
+        return self.next(pattern, timeout)
 
     def pending(self, topic: str) -> int:
         """How many messages on ``topic`` arrived and were not taken yet."""
