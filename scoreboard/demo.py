@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import socket
 import sys
@@ -59,6 +60,8 @@ class DemoOptions:
     store: str | None = None
     race: tuple[int, int] = (3, 3)
     players: tuple[str, str] = ("Ana", "Ben")
+    broker: tuple[str, int] | None = None
+    """The MQTT broker the daemon publishes to; None: no MQTT."""
 
     @property
     def settle_after(self) -> float:
@@ -365,7 +368,11 @@ settle_after_s = {options.settle_after!r}
 port = {orjson.dumps(link).decode()}
 [sensors.gpio]
 strike = {STRIKE_PIN}
-""")
+""" + ("" if options.broker is None else f"""
+[mqtt]
+host = {orjson.dumps(options.broker[0]).decode()}
+port = {options.broker[1]}
+"""))
     return config
 
 
@@ -429,6 +436,19 @@ def play(options: DemoOptions, out: Callable[[str], None] = print) -> dict[str, 
         return outcome["state"]
 
 
+def broker_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[v6]:PORT`` for an IPv6 address) as a pair; ``ValueError`` saying what is wrong.
+
+    >>> broker_address("localhost:1883"), broker_address("[::1]:8883")
+    (('localhost', 1883), ('::1', 8883))
+    """
+    host, colon, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--broker takes HOST:PORT, e.g. localhost:1883, not {text!r}")
+    return host, int(port)
+
+
 def run(args: argparse.Namespace) -> int:
     """``devetka demo``: 0 after the racks or the match were played and refereed, 1 if not, 2 for bad options."""
     if not args.speed > 0:
@@ -437,12 +457,44 @@ def run(args: argparse.Namespace) -> int:
     if args.racks is not None and args.racks < 1:
         print("devetka demo: --racks must be at least 1", file=sys.stderr)
         return 2
-    options = DemoOptions(racks=args.racks, seed=args.seed, speed=args.speed, table=args.table, store=args.store)
+    try:
+        broker = broker_address(args.broker) if args.broker is not None else None
+    except ValueError as error:
+        print(f"devetka demo: {error}", file=sys.stderr)
+        return 2
+    with contextlib.ExitStack() as stack:
+        if broker is None and not args.no_mqtt:
+            broker = _private_broker(stack)
+        options = DemoOptions(racks=args.racks, seed=args.seed, speed=args.speed, table=args.table,
+                              store=args.store, broker=broker)
+        return _run(options, args.headless)
+
+
+def _private_broker(stack: contextlib.ExitStack) -> tuple[str, int] | None:
+    """A Mosquitto of the demo's own when one is installed (stopped at exit), else None, saying so."""
+    from scoreboard.broker import BrokerError, PrivateBroker
+
+    if not PrivateBroker.available():
+        print("devetka demo: mosquitto is not installed: running without MQTT", flush=True)
+        return None
+    try:
+        broker = stack.enter_context(PrivateBroker())
+    except BrokerError as error:
+        print(f"devetka demo: could not start a Mosquitto of its own, running without MQTT: {error}", flush=True)
+        return None
+    return broker.host, broker.port
+
+
+def _run(options: DemoOptions, headless: bool) -> int:
     store = options.store or "a temporary store (removed at exit; --store FILE keeps it)"
     length = f"{options.racks} rack{'s' * (options.racks != 1)}" if options.racks else "the whole match"
     print(f"devetka demo: table {options.table!r}, {options.players[0]} v {options.players[1]}, race to "
           f"{options.race[0]}, {length}, seed {options.seed}, {options.speed:g}x speed; {store}", flush=True)
-    if not args.headless:
+    if options.broker is not None:
+        host, port = options.broker
+        print(f"devetka demo: MQTT on {host}:{port}: mosquitto_sub -h {host} -p {port} -t "
+              f"'devetka/{options.table}/#' -v", flush=True)
+    if not headless:
         print("devetka demo: the touchscreen is not built yet: the match is shown here", flush=True)
 
     def out(line: str) -> None:
@@ -476,6 +528,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                     help="time runs X times faster, the settle timer's included (default 1: real time)")
     dm.add_argument("--table", default="demo", metavar="ID", help="the table's id (default 'demo')")
     dm.add_argument("--store", metavar="FILE", help="keep the match in this store (default: a temporary one)")
+    dm.add_argument("--broker", metavar="HOST:PORT",
+                    help="publish over MQTT to this broker (default: a Mosquitto of the demo's own, if installed)")
+    dm.add_argument("--no-mqtt", action="store_true", help="no MQTT at all")
     dm.set_defaults(run=run)
 
 

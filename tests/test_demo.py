@@ -11,6 +11,7 @@ import pytest
 from scoreboard.demo import DemoOptions, TerminalView, demo_table, play
 from scoreboard.inputs import Undo, to_json
 from scoreboard.match import Match
+from tests.watcher import retained
 
 DEVETKA = [sys.executable, "-m", "scoreboard.cli"]
 FAST = 200.0  # the settle timer is floored, so this plays a rack in a few seconds
@@ -70,7 +71,7 @@ def test_two_racks_are_refereed_and_the_store_folds_to_the_state_the_daemon_serv
 def test_the_command_plays_a_rack_and_says_where_it_is_kept(tmp_path):
     store = tmp_path / "demo.sqlite3"
     result = devetka("demo", "--headless", "--racks", "1", "--seed", "3", "--speed", str(FAST),
-                     "--table", "bar1", "--store", str(store))
+                     "--table", "bar1", "--store", str(store), "--no-mqtt")
     assert result.returncode == 0, result.stderr.decode()
     out = result.stdout.decode().splitlines()
     assert out[0].startswith("devetka demo: table 'bar1', Ana v Ben, race to 3, 1 rack, seed 3")
@@ -81,9 +82,26 @@ def test_the_command_plays_a_rack_and_says_where_it_is_kept(tmp_path):
     assert [orjson.loads(line)["players"] for line in matches.stdout.splitlines()] == [["Ana", "Ben"]]
 
 
+def test_with_a_broker_the_retained_state_is_the_fold_of_the_store_and_the_table_reads_offline_at_exit(
+        tmp_path, broker):
+    store = tmp_path / "demo.sqlite3"
+    result = devetka("demo", "--headless", "--racks", "2", "--seed", "5", "--speed", str(FAST), "--table", "bar1",
+                     "--broker", f"{broker.host}:{broker.port}", "--store", str(store))
+    assert result.returncode == 0, result.stderr.decode()
+    assert f"MQTT on {broker.host}:{broker.port}" in result.stdout.decode()
+
+    exported = devetka("export", "--store", str(store))
+    final = orjson.loads(devetka("replay", "-", stdin=exported.stdout).stdout.splitlines()[-1])
+    published = retained(broker, "devetka/bar1/state").json
+    assert final["rack"] == 3 and sum(final["score"]) == 2
+    assert {key: published[key] for key in final} == final
+    assert retained(broker, "devetka/bar1/availability").payload == b"offline"
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--speed", "0"], "--speed must be above 0"),
     (["--racks", "0"], "--racks must be at least 1"),
+    (["--broker", "localhost"], "--broker takes HOST:PORT, e.g. localhost:1883, not 'localhost'"),
 ])
 def test_bad_options_are_refused_with_exit_2(args, message):
     result = devetka("demo", "--headless", *args)
