@@ -180,39 +180,10 @@ fi
 # lgpio: gpiozero's pin factory on Bookworm (a wheel on PyPI for 64-bit Pi OS).
 machine "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$REPO" lgpio
 
-# --- 2. Config and data -----------------------------------------------------------------
+# --- 2. Config, MQTT passwords, data ----------------------------------------------------
 
 directory 0750 root:devetka /etc/devetka
-keep 0640 root:devetka "$DEPLOY/table.example.toml" /etc/devetka/table.toml
 keep 0644 root:root "$DEPLOY/mosquitto/mqtt-operators" /etc/devetka/mqtt-operators
-directory 0750 devetka:devetka /var/lib/devetka
-directory 0750 devetka-ui:devetka-ui /var/lib/devetka-ui
-put 0644 devetka-ui:devetka-ui "$DEPLOY/kivy/config.ini" /var/lib/devetka-ui/config.ini
-
-# --- 3. Units and udev ------------------------------------------------------------------
-
-directory 0755 root:root /etc/systemd/system
-put 0644 root:root "$DEPLOY/systemd/devetka.service" /etc/systemd/system/devetka.service
-put 0644 root:root "$DEPLOY/systemd/devetka-ui.service" /etc/systemd/system/devetka-ui.service
-directory 0755 root:root /etc/udev/rules.d
-put 0644 root:root "$DEPLOY/udev/99-devetka-bridge.rules" /etc/udev/rules.d/99-devetka-bridge.rules
-
-# --- 4. Mosquitto: listeners, ACL, users and passwords ------------------------------------
-
-# The table's id names its topics in the ACL: read it from the config in force.
-table=$(python3 - "$P/etc/devetka/table.toml" <<'EOF'
-import sys
-import tomllib
-
-try:
-    with open(sys.argv[1], "rb") as file:
-        print(tomllib.load(file).get("table", {}).get("id", "table1"))
-except (OSError, tomllib.TOMLDecodeError) as error:
-    sys.exit(f"install: error: cannot read the table id from /etc/devetka/table.toml: {error}")
-EOF
-)
-[[ $table =~ ^[A-Za-z0-9_-]+$ ]] \
-    || die "/etc/devetka/table.toml: table.id must be letters, digits, '-' and '_', got \"$table\""
 
 operators=()
 while read -r name _; do
@@ -226,19 +197,8 @@ while read -r name _; do
 done <"$P/etc/devetka/mqtt-operators"
 users=("${MQTT_USERS[@]}" "${operators[@]}")
 
-directory 0755 root:root /etc/mosquitto
-directory 0755 root:root /etc/mosquitto/conf.d
-put 0644 root:root "$DEPLOY/mosquitto/devetka.conf" /etc/mosquitto/conf.d/devetka.conf
-write 0600 mosquitto:mosquitto /etc/mosquitto/devetka.acl < <(
-    sed "s/@TABLE@/$table/g" "$DEPLOY/mosquitto/devetka.acl.in"
-    for name in "${operators[@]}"; do
-        printf '\nuser %s\ntopic read devetka/#\ntopic write devetka/+/cmd\n' "$name"
-    done
-)
-
-# Passwords: made once per user and kept; a user no longer wanted is removed.
+# Passwords: made once per user and kept; a user no longer wanted is dropped.
 CREDENTIALS=/etc/devetka/mqtt-credentials
-PASSWD=/etc/mosquitto/devetka.passwd
 declare -A password=()
 if [[ -f $P$CREDENTIALS ]]; then
     while read -r name secret; do
@@ -258,6 +218,72 @@ write 0600 root:root "$CREDENTIALS" < <(
     for name in "${users[@]}"; do printf '%s %s\n' "$name" "${password[$name]}"; done
 )
 
+# The config: made once from the template, with MQTT on and the daemon's login filled in;
+# after that it is the table owner's file, and only its mode and owner are kept right.
+CONFIG=/etc/devetka/table.toml
+if [[ -e $P$CONFIG ]]; then
+    settle file 0640 root:devetka "$CONFIG"
+else
+    rendered=$(python3 - "$DEPLOY/table.example.toml" "${password[devetka]}" <<'PY'
+import sys
+
+template, secret = open(sys.argv[1], encoding="utf-8").read(), sys.argv[2]
+head, mqtt, rest = template.partition("\n[mqtt]\n")
+off, login = "enabled = false\n", '# username = "table1"\n# password = "secret"\n'
+if not mqtt or not rest.startswith(off) or login not in rest:
+    sys.exit("install: error: deploy/table.example.toml's [mqtt] section is not as install.sh expects: "
+             "cannot fill in the daemon's MQTT login")
+rest = "enabled = true\n" + rest[len(off):].replace(login, f'username = "devetka"\npassword = "{secret}"\n', 1)
+sys.stdout.write(head + mqtt + rest)
+PY
+    )
+    write 0640 root:devetka "$CONFIG" <<<"$rendered"
+fi
+directory 0750 devetka:devetka /var/lib/devetka
+directory 0750 devetka-ui:devetka-ui /var/lib/devetka-ui
+put 0644 devetka-ui:devetka-ui "$DEPLOY/kivy/config.ini" /var/lib/devetka-ui/config.ini
+
+# --- 3. Units and udev ------------------------------------------------------------------
+
+directory 0755 root:root /etc/systemd/system
+put 0644 root:root "$DEPLOY/systemd/devetka.service" /etc/systemd/system/devetka.service
+put 0644 root:root "$DEPLOY/systemd/devetka-ui.service" /etc/systemd/system/devetka-ui.service
+directory 0755 root:root /etc/udev/rules.d
+put 0644 root:root "$DEPLOY/udev/99-devetka-bridge.rules" /etc/udev/rules.d/99-devetka-bridge.rules
+
+# --- 4. Mosquitto: listeners, ACL, users and passwords ------------------------------------
+
+# The table's id names its topics in the ACL: read it from the config in force.
+table=$(python3 - "$P$CONFIG" <<'EOF'
+import sys
+import tomllib
+
+try:
+    with open(sys.argv[1], "rb") as file:
+        config = tomllib.load(file)
+except (OSError, tomllib.TOMLDecodeError) as error:
+    sys.exit(f"install: error: cannot read the table id from /etc/devetka/table.toml: {error}")
+print(config.get("table", {}).get("id", "table1"))
+if config.get("mqtt", {}).get("username") != "devetka":
+    print("install: note: /etc/devetka/table.toml does not log in to MQTT as devetka: the broker lets no one in "
+          "anonymously; set [mqtt] username = \"devetka\" and its password from /etc/devetka/mqtt-credentials",
+          file=sys.stderr)
+EOF
+)
+[[ $table =~ ^[A-Za-z0-9_-]+$ ]] \
+    || die "/etc/devetka/table.toml: table.id must be letters, digits, '-' and '_', got \"$table\""
+
+directory 0755 root:root /etc/mosquitto
+directory 0755 root:root /etc/mosquitto/conf.d
+put 0644 root:root "$DEPLOY/mosquitto/devetka.conf" /etc/mosquitto/conf.d/devetka.conf
+write 0600 mosquitto:mosquitto /etc/mosquitto/devetka.acl < <(
+    sed "s/@TABLE@/$table/g" "$DEPLOY/mosquitto/devetka.acl.in"
+    for name in "${operators[@]}"; do
+        printf '\nuser %s\ntopic read devetka/#\ntopic write devetka/+/cmd\n' "$name"
+    done
+)
+
+PASSWD=/etc/mosquitto/devetka.passwd
 command -v mosquitto_passwd >/dev/null || die "mosquitto_passwd not found (apt-get install mosquitto)"
 [[ -f $P$PASSWD ]] || : >"$P$PASSWD"
 in_passwd() { grep -q "^$1:" "$P$PASSWD"; }

@@ -116,6 +116,13 @@ class Peer:
         except queue.Empty:
             raise AssertionError("no message arrived") from None
 
+    def live(self) -> tuple[str, str]:
+        """The next message published while subscribed (retained replays of what came before skipped)."""
+        while True:
+            topic, payload, retained = self.next()
+            if not retained:
+                return topic, payload
+
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()

@@ -164,12 +164,28 @@ def test_a_bad_operator_name_or_table_id_stops_the_install_by_name(tmp_path):
     assert "table.id must be letters, digits, '-' and '_', got \"bar 7\"" in run.stderr
 
 
-def test_the_staged_config_is_the_template_and_loads(staged):
+def test_the_staged_config_is_the_template_with_mqtt_on_and_the_daemons_login(staged):
     root, _ = staged
     config = load(root / "etc/devetka/table.toml")
-    assert (root / "etc/devetka/table.toml").read_bytes() == (REPO / "deploy/table.example.toml").read_bytes()
+    assert (config.mqtt.enabled, config.mqtt.username) == (True, "devetka")
+    assert config.mqtt.password == credentials(root)["devetka"]
+    assert (config.mqtt.host, config.mqtt.port) == ("localhost", 1883)  # the broker's table listener
     assert config.store.path == "/var/lib/devetka/devetka.sqlite3"
     assert config.api.socket == "/run/devetka/api.sock"
+    template = (REPO / "deploy/table.example.toml").read_text().splitlines()
+    staged_lines = (root / "etc/devetka/table.toml").read_text().splitlines()
+    changed = [(old, new) for old, new in zip(template, staged_lines, strict=True) if old != new]
+    assert [new.split(" = ")[0] for _, new in changed] == ["enabled", "username", "password"]
+
+
+def test_a_kept_config_without_the_mqtt_login_is_left_alone_with_a_note(tmp_path):
+    root = tmp_path / "root"
+    (root / "etc/devetka").mkdir(parents=True)
+    (root / "etc/devetka/table.toml").write_text('[table]\nid = "bar7"\n')
+    run = install(root)
+    assert run.returncode == 0, run.stderr
+    assert (root / "etc/devetka/table.toml").read_text() == '[table]\nid = "bar7"\n'
+    assert 'set [mqtt] username = "devetka" and its password from /etc/devetka/mqtt-credentials' in run.stderr
 
 
 def test_staging_needs_no_root_and_leaves_owners_to_the_runner():

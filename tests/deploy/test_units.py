@@ -167,7 +167,7 @@ def mdwe_supported() -> bool:
 
 @pytest.mark.skipif(not mdwe_supported(), reason="this kernel has no PR_SET_MDWE (Linux < 6.3)")
 def test_the_daemon_referees_with_write_xor_execute_memory(tmp_path, monkeypatch):
-    from tests.test_api import ANA_BEN, LEGAL_BREAK, Daemon
+    from tests.live import ANA_BEN, LEGAL_BREAK, Daemon
 
     real_popen = subprocess.Popen
     monkeypatch.setattr(subprocess, "Popen",
