@@ -3,12 +3,16 @@ port (scoreboard/broker.py), dashboards as paho clients (tests/watcher.py), the 
 
 from __future__ import annotations
 
+import re
 import signal
+import tempfile
+from pathlib import Path
 
 import orjson
 import pytest
 
-from scoreboard.mqtt import Topics
+from scoreboard.daemon import Referee
+from scoreboard.mqtt import Topics, events
 from scoreboard.store import Store
 from tests.live import ANA_BEN, LEGAL_BREAK, Daemon
 from tests.watcher import Watcher, retained
@@ -239,3 +243,28 @@ def test_home_assistant_finds_one_device_with_its_sensors_and_verdicts(table, br
     assert again == set(configs)
     home.close()
     screen.close()
+
+
+def test_the_documented_payloads_are_json_and_the_state_schema_names_every_field(tmp_path):
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "mqtt.md").read_text()
+    blocks = [orjson.loads(block) for block in re.findall(r"```json\n(.*?)```", doc, re.DOTALL)]
+    schemas = {block["$id"]: block for block in blocks if "$schema" in block}
+    assert set(schemas) == {"devetka/state", "devetka/event", "devetka/cmd/result"}
+    referee = Referee.open(tempfile.mkdtemp(dir=tmp_path) + "/d.db")
+    seen = []
+    referee.stored.append(lambda seq, item, step: seen.extend(events(referee.match_id, seq, item, step)))
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    for item in LEGAL_BREAK:
+        referee.handle(item)
+    state = dict(referee.state(), type="state")
+    referee.close()
+    assert sorted(schemas["devetka/state"]["required"]) == sorted(state)
+    assert sorted(schemas["devetka/state"]["properties"]) == sorted(state)
+    documented_state = next(block for block in blocks if block.get("type") == "state")
+    assert sorted(documented_state) == sorted(state)
+    assert sorted(documented_state["last_verdict"]) == sorted(state["last_verdict"])
+    documented_events = [block for block in blocks if "event" in block and "$schema" not in block]
+    assert {event["event"] for event in documented_events} == {event["event"] for event in seen}
+    for documented in documented_events:
+        real = next(event for event in seen if event["event"] == documented["event"])
+        assert sorted(documented) == sorted(real)
