@@ -268,3 +268,23 @@ def test_the_documented_payloads_are_json_and_the_state_schema_names_every_field
     for documented in documented_events:
         real = next(event for event in seen if event["event"] == documented["event"])
         assert sorted(documented) == sorted(real)
+
+
+def test_a_broker_that_hangs_never_holds_up_the_refereeing(table, broker):
+    """Mosquitto stopped (SIGSTOP) with the connection open: the daemon's publishes only queue; each input is
+    answered all the same, and once the broker wakes it has the last state."""
+    screen = table.client()
+    screen.request({"cmd": "new_match", "match_start": ANA_BEN})
+    broker.process.send_signal(signal.SIGSTOP)
+    try:
+        for _ in range(100):  # a strike and its undo, again and again: 200 changes, each stored and answered
+            assert screen.request({"type": "strike"})["ok"]
+            answer = screen.request({"type": "undo"})
+            assert answer["ok"], answer
+    finally:
+        broker.process.send_signal(signal.SIGCONT)
+    watcher = Watcher(broker, [TOPICS.state])
+    watcher.until(TOPICS.state, lambda value: value == answer["state"])
+    assert retained(broker, TOPICS.state).json == answer["state"]
+    watcher.close()
+    screen.close()
