@@ -3,18 +3,22 @@ port (scoreboard/broker.py), dashboards as paho clients (tests/watcher.py), the 
 
 from __future__ import annotations
 
+import asyncio
 import re
 import signal
+import socket
 import tempfile
 from pathlib import Path
 
 import orjson
 import pytest
 
+from scoreboard.api import Server
+from scoreboard.config import MqttConfig
 from scoreboard.daemon import Referee
-from scoreboard.mqtt import Topics, events
+from scoreboard.mqtt import MqttLink, Topics, events
 from scoreboard.store import Store
-from tests.live import ANA_BEN, LEGAL_BREAK, Daemon
+from tests.live import ANA_BEN, LEGAL_BREAK, TIMEOUT, Daemon
 from tests.watcher import Watcher, retained
 
 TOPICS = Topics.of("devetka", "bar1", "homeassistant")
@@ -288,3 +292,25 @@ def test_a_broker_that_hangs_never_holds_up_the_refereeing(table, broker):
     assert retained(broker, TOPICS.state).json == answer["state"]
     watcher.close()
     screen.close()
+
+
+def test_pahos_socket_has_tcp_nodelay(tmp_path, broker):
+    """Without it a small publish can wait 20-40 ms for the broker's acknowledgement of the one before."""
+    referee = Referee.open(tmp_path / "d.db")
+    loop = asyncio.new_event_loop()
+    link = MqttLink(MqttConfig(host=broker.host, port=broker.port), "bar1", Server(referee, tmp_path / "s"), loop)
+    link.start()
+
+    async def connected() -> None:
+        deadline = loop.time() + TIMEOUT
+        while not link.client.is_connected():
+            assert loop.time() < deadline, "the link did not connect"
+            await asyncio.sleep(0.01)
+
+    try:
+        loop.run_until_complete(connected())
+        assert link.client.socket().getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+    finally:
+        link.close()
+        loop.close()
+        referee.close()
