@@ -38,6 +38,7 @@ exit status 1.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import math
 import os
@@ -54,6 +55,7 @@ import orjson
 from _common import load_average, pin_to_one_core, print_header
 
 from firmware_bridge.simulator import PLAYED, PtyMcu
+from scoreboard.broker import PrivateBroker
 from scoreboard.config import parse as parse_config
 from scoreboard.inputs import RuleOptions, to_json
 from scoreboard.lines import state_line
@@ -110,7 +112,8 @@ def resident(figures: dict[str, int]) -> str:
 
 IMPORTS = ("orjson", "tomllib", "sqlite3", "ssl", "asyncio", "scoreboard.inputs", "scoreboard.rules",
            "scoreboard.config", "scoreboard.store", "scoreboard.daemon", "scoreboard.api", "scoreboard.cli",
-           "scoreboard.sensors_cli", "firmware_bridge.source")
+           "scoreboard.sensors_cli", "firmware_bridge.source", "gpiozero", "hardware.sensors", "paho.mqtt.client",
+           "scoreboard.mqtt")
 IMPORT_COSTS = f"""
 import sys
 def rss():
@@ -129,7 +132,8 @@ print(f"; total {{before / 1e6:.1f}} MB")
 def import_costs() -> str:
     """Where the daemon's start-up memory goes: VmRSS after each import, in the daemon's order, a fresh Python.
 
-    (``asyncio`` imports ``ssl`` whether or not it is used: that is its line.)
+    ``asyncio`` imports ``ssl`` whether or not it is used (its line here); the last four only
+    when the config turns GPIO sensing and MQTT on.
     """
     return subprocess.run([sys.executable, "-c", IMPORT_COSTS], capture_output=True, text=True,
                           check=True).stdout.strip()
@@ -260,45 +264,58 @@ def throughput(racks: int, whole_match_seed: int, seed: int, window: int, tmp: P
     lines.append(f"(c) memory after a long match ({len(long_log) - 1:,} more inputs): {resident(after_long)}; "
                  f"goal at most {mb(GOAL_MEMORY)}: {goal}")
     lines.append(f"(c) start-up memory by import, MB: {import_costs()}")
-    lines.extend(template_memory(match_log, whole, tmp))
+    lines.extend(template_memory(match_log, whole, long_log, tmp))
     lines.append(f"load average after (a): {load_average()}")
     return lines
 
 
-def template_memory(match_log: list[dict], whole: SimulatedTable, tmp: Path) -> list[str]:
+def template_memory(match_log: list[dict], whole: SimulatedTable, long_log: list[dict], tmp: Path) -> list[str]:
     """The daemon with the Pi's config (deploy/table.example.toml): every GPIO line, on gpiozero's mock pins,
-    and the serial bridge on a pseudo-terminal; at start and after a whole match."""
+    the serial bridge on a pseudo-terminal and, where Mosquitto is installed, MQTT to a private broker."""
     folder = tmp / "template"
     folder.mkdir()
     link = folder / "mcu"
-    text = (ROOT / "deploy" / "table.example.toml").read_text()
-    for old, new in (("settle_after_s = 4.0", "settle_after_s = 3600.0"),
-                     ("[sensors.serial]\nenabled = false", "[sensors.serial]\nenabled = true"),
-                     ('port = "/dev/devetka-bridge"', f'port = "{link}"')):
-        check(old in text, f"deploy/table.example.toml no longer has {old!r}: update bench/daemon.py")
-        text = text.replace(old, new)
-    gpio_lines = len(parse_config(text).sensors.gpio.lines())
-    daemon = Daemon(folder)
-    daemon.config.write_text(text)
-    os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
-    try:
-        with PtyMcu(str(link), boot_id=0xBE7C4) as mcu:
-            daemon.start()
-            try:
-                check(mcu.wait_for_host(60), "the daemon never pinged the simulated microcontroller")
-                at_start = memory(daemon.process.pid)
-                client = daemon.client()
-                check(client.request({"cmd": "new_match", "match_start": match_log[0]})["ok"], "new_match refused")
-                one_at_a_time(client, match_log[1:])
-                check(same_as_fold(served_state(client), whole.match.state), "the whole match ended elsewhere")
-                after_match = memory(daemon.process.pid)
-                client.close()
-            finally:
-                daemon.kill()
-    finally:
-        del os.environ["GPIOZERO_PIN_FACTORY"]
-    return [f"(c) memory with deploy/table.example.toml ({gpio_lines} GPIO lines on mock pins, the serial bridge): "
-            f"at start {resident(at_start)}; after a whole match {resident(after_match)}"]
+    with contextlib.ExitStack() as stack:
+        broker = stack.enter_context(PrivateBroker()) if PrivateBroker.available() else None
+        text = (ROOT / "deploy" / "table.example.toml").read_text()
+        changes = [("settle_after_s = 4.0", "settle_after_s = 3600.0"),
+                   ("[sensors.serial]\nenabled = false", "[sensors.serial]\nenabled = true"),
+                   ('port = "/dev/devetka-bridge"', f'port = "{link}"')]
+        if broker is not None:
+            changes.append(('[mqtt]\nenabled = false\nhost = "localhost"\nport = 1883',
+                            f'[mqtt]\nenabled = true\nhost = "{broker.host}"\nport = {broker.port}'))
+        for old, new in changes:
+            check(old in text, f"deploy/table.example.toml no longer has {old!r}: update bench/daemon.py")
+            text = text.replace(old, new)
+        config = parse_config(text)
+        daemon = Daemon(folder)
+        daemon.config.write_text(text)
+        os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
+        stack.callback(os.environ.pop, "GPIOZERO_PIN_FACTORY")
+        mcu = stack.enter_context(PtyMcu(str(link), boot_id=0xBE7C4))
+        daemon.start()
+        stack.callback(daemon.kill)
+        check(mcu.wait_for_host(60), "the daemon never pinged the simulated microcontroller")
+        at_start = memory(daemon.process.pid)
+        client = daemon.client()
+        check(client.request({"cmd": "new_match", "match_start": match_log[0]})["ok"], "new_match refused")
+        one_at_a_time(client, match_log[1:])
+        check(same_as_fold(served_state(client), whole.match.state), "the whole match ended elsewhere")
+        if broker is not None:
+            topic = f"{config.mqtt.prefix}/{config.table.id}/state"
+            got = subprocess.run(["mosquitto_sub", "-h", broker.host, "-p", str(broker.port), "-t", topic, "-C", "1",
+                                  "-W", "30"], capture_output=True, text=True)
+            check(got.returncode == 0 and orjson.loads(got.stdout)["seq"] == len(match_log) - 1,
+                  f"the daemon's state did not reach the broker: {got.stdout} {got.stderr}")
+        after_match = memory(daemon.process.pid)
+        check(client.request({"cmd": "new_match", "match_start": long_log[0]})["ok"], "new_match refused")
+        one_at_a_time(client, long_log[1:])
+        after_long = memory(daemon.process.pid)
+        client.close()
+    mqtt = "MQTT to a private Mosquitto" if broker is not None else "MQTT off (no Mosquitto here)"
+    return [f"(c) memory with deploy/table.example.toml ({len(config.sensors.gpio.lines())} GPIO lines on mock pins, "
+            f"the serial bridge, {mqtt}): at start {resident(at_start)}; after a whole match {resident(after_match)}; "
+            f"after the long match {resident(after_long)}"]
 
 
 # --- (b) sensor frame to state -------------------------------------------------------------------------------
@@ -468,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     racks = args.racks or (3 if args.quick else 160)
     frames = args.frames or (100 if args.quick else 1500)
-    kills = args.kills or (5 if args.quick else 1000)
+    kills = args.kills or (3 if args.quick else 1000)
 
     print_header("not pinned (--no-pin)" if args.no_pin else pin_to_one_core())
     print(f"daemon: {helpers.DEVETKA} run (a child process); client and simulated microcontroller in this process")

@@ -21,9 +21,10 @@ def test_the_quick_daemon_benchmark_prints_each_figure():
         rf"^\(c\) memory after a whole match \({NUMBER} inputs\): VmRSS {NUMBER} MB",
         r"^\(c\) memory after a long match .*goal at most 40.0 MB: (met|NOT met)$",
         rf"^\(c\) start-up memory by import, MB: the interpreter {NUMBER}, orjson \+{NUMBER}, ",
-        rf"^\(c\) memory with deploy/table.example.toml \(\d+ GPIO lines on mock pins, the serial bridge\): "
+        rf"^\(c\) memory with deploy/table.example.toml \(\d+ GPIO lines on mock pins, the serial bridge, "
+        rf"MQTT [^)]*\): "
         rf"at start VmRSS {NUMBER} MB",
-        r"^\(d\) kill -9: 5 kills in \d+ match(es)?, \d+ acknowledged inputs, 0 lost; the state was the fold",
+        r"^\(d\) kill -9: 3 kills in \d+ match(es)?, \d+ acknowledged inputs, 0 lost; the state was the fold",
         rf"^\(d\) restart after kill -9 to serving: p50 {NUMBER} ms",
         r"^load average after \(d\): ",
     ]
