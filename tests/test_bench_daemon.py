@@ -19,7 +19,8 @@ def test_the_quick_daemon_benchmark_prints_each_figure():
         rf"max {NUMBER} ms",
         rf"^\(c\) memory at start: VmRSS {NUMBER} MB \(VmHWM {NUMBER} MB",
         rf"^\(c\) memory after a whole match \({NUMBER} inputs\): VmRSS {NUMBER} MB",
-        r"^\(c\) memory after a long match .*goal at most 40.0 MB: (met|NOT met)$",
+        rf"^\(c\) memory after a long match \({NUMBER} more inputs\): VmRSS {NUMBER} MB",
+        rf"^\(c\) goal at most 40.0 MB resident: (met|NOT met) \(the highest VmHWM measured: {NUMBER} MB\)$",
         rf"^\(c\) start-up memory by import, MB: the interpreter {NUMBER}, orjson \+{NUMBER}, ",
         rf"^\(c\) memory with deploy/table.example.toml \(\d+ GPIO lines on mock pins, the serial bridge, "
         rf"MQTT [^)]*\): "
