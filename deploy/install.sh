@@ -170,8 +170,20 @@ if (( STAGING )) || ! id -u devetka-ui >/dev/null 2>&1; then
     machine useradd --system --user-group --home-dir /var/lib/devetka-ui --no-create-home \
         --shell /usr/sbin/nologin --comment "Devetka touchscreen" devetka-ui
 fi
-machine usermod --append --groups gpio,dialout devetka
-machine usermod --append --groups devetka,video,render,input devetka-ui
+# The groups that give the devices: all there on Raspberry Pi OS; a minimal image may lack some
+# (render and input come with udev), and adding a user to a missing group would fail.
+join() {  # join USER GROUP...: the user into each group that exists here
+    local user=$1 group present=()
+    shift
+    for group in "$@"; do
+        if (( STAGING )) || getent group "$group" >/dev/null; then present+=("$group"); else
+            say "note: no group $group here: $user is not added to it"
+        fi
+    done
+    machine usermod --append --groups "$(IFS=,; echo "${present[*]}")" "$user"
+}
+join devetka gpio dialout
+join devetka-ui devetka video render input
 
 directory 0755 root:root /opt/devetka
 if (( STAGING )) || [[ ! -x $VENV/bin/python ]]; then
@@ -304,15 +316,29 @@ write_manifest
 
 # --- 5. Start it all (the machine's own steps) ---------------------------------------------
 
-machine udevadm control --reload
-machine udevadm trigger --subsystem-match=tty --subsystem-match=gpio
-machine systemctl daemon-reload
-machine systemctl enable mosquitto.service devetka.service devetka-ui.service
-# Restart: picks up a new broker config, new passwords, an upgraded venv.
-machine systemctl restart mosquitto.service devetka.service devetka-ui.service
+# In a chroot (an SD card image being built) nothing runs yet: the units are only enabled, and
+# start at the first boot. / is a chroot when it is not the root of process 1.
+in_chroot() { [[ -d /proc/1/root && "$(stat -c %d:%i /)" != "$(stat -c %d:%i /proc/1/root/.)" ]]; }
+if (( ! STAGING )) && in_chroot; then
+    say "in a chroot: udev and systemd are not running here; the services start at the first boot"
+    if command -v systemctl >/dev/null; then
+        machine systemctl enable mosquitto.service devetka.service devetka-ui.service
+    else
+        say "note: no systemctl here: enable the services on the machine (systemctl enable mosquitto devetka devetka-ui)"
+    fi
+else
+    machine udevadm control --reload
+    machine udevadm trigger --subsystem-match=tty --subsystem-match=gpio
+    machine systemctl daemon-reload
+    machine systemctl enable mosquitto.service devetka.service devetka-ui.service
+    # Restart: picks up a new broker config, new passwords, an upgraded venv.
+    machine systemctl restart mosquitto.service devetka.service devetka-ui.service
+fi
 
 if (( STAGING )); then
     say "staged into $ROOT (manifest: $ROOT$MANIFEST)"
+elif in_chroot; then
+    say "done: the image is ready; at its first boot check with 'systemctl status devetka'"
 else
     say "done: check with 'systemctl status devetka' and 'journalctl -u devetka -f'"
 fi
