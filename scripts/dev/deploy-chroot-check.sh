@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Run deploy/install.sh for real (not staged) in a minimal Debian 12 chroot, twice, as on a
+# fresh Raspberry Pi OS Lite: apt, the users, the venv with pip, the files with their owners.
+# Then check what the manifest says against the files, that the second run changed nothing,
+# and that user devetka can read its config. Not part of CI (minutes, and the network).
+#
+#   sudo bash scripts/dev/deploy-chroot-check.sh          # reuse /tmp/deploy-chroot
+#   sudo bash scripts/dev/deploy-chroot-check.sh --fresh  # start from the pristine tarball again
+#
+# Needs the pristine tarball of scripts/dev/fresh-debian-check.sh (/tmp/fresh-bookworm.pristine.tar).
+set -euo pipefail
+
+CHROOT=/tmp/deploy-chroot
+PRISTINE=/tmp/fresh-bookworm.pristine.tar
+say() { printf 'deploy-chroot-check: %s\n' "$*" >&2; }
+die() { printf 'deploy-chroot-check: error: %s\n' "$*" >&2; exit 1; }
+
+(( EUID == 0 )) || die "needs root (chroot, mount)"
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+repo=$(pwd -P)
+[[ -f $PRISTINE ]] || die "no $PRISTINE: run scripts/dev/fresh-debian-check.sh once first"
+
+mounted() { awk -v p="$CHROOT/" 'index($2, p) == 1 { found = 1 } END { exit !found }' /proc/mounts; }
+if [[ ${1:-} == --fresh || ! -d $CHROOT/usr ]]; then
+    mounted && die "something is still mounted under $CHROOT; unmount it first"
+    rm -rf --one-file-system "$CHROOT"
+    mkdir -p "$CHROOT"
+    tar -xf "$PRISTINE" -C "$CHROOT"
+fi
+cp -L /etc/resolv.conf "$CHROOT/etc/resolv.conf"
+if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+    cp /usr/local/share/ca-certificates/*.crt "$CHROOT/usr/local/share/ca-certificates/"
+    chroot "$CHROOT" update-ca-certificates >/dev/null 2>&1
+fi
+
+ours=()
+# shellcheck disable=SC2317  # called from the EXIT trap
+cleanup() {
+    local i
+    for (( i=${#ours[@]}-1; i>=0; i-- )); do umount "${ours[i]}" 2>/dev/null || umount -l "${ours[i]}" || true; done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+mount_in() {
+    local target=$CHROOT$1; shift
+    mountpoint -q "$target" && return
+    mount "$@" "$target"
+    ours+=("$target")
+}
+mount_in /proc -t proc proc
+mount_in /dev --bind /dev
+mount_in /dev/pts --bind /dev/pts
+
+rm -rf --one-file-system "$CHROOT/root/devetka"
+git clone -q "$repo" "$CHROOT/root/devetka"
+run() { chroot "$CHROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"; }
+
+# What the files are: path, mode, owner, checksum, for every path of the manifest.
+state() {
+    run bash -c 'grep -v "^#" /opt/devetka/install-manifest | cut -f1 | while read -r p; do
+        printf "%s %s " "$p" "$(stat -c "%a %U:%G" "$p")"; [[ -f $p ]] && sha256sum <"$p" | cut -c1-16 || echo -; done'
+}
+
+say "first run"
+run bash /root/devetka/deploy/install.sh
+first=$(state)
+say "second run"
+run bash /root/devetka/deploy/install.sh 2>&1 | tee "$CHROOT/root/second-run.log"
+second=$(state)
+[[ $first == "$second" ]] || { diff <(echo "$first") <(echo "$second"); die "the second run changed files"; }
+! grep -E "wrote|password set" "$CHROOT/root/second-run.log" || die "the second run wrote files"
+
+say "the manifest against the files"
+run bash -c 'grep -v "^#" /opt/devetka/install-manifest | while IFS=$'"'\t'"' read -r p kind mode owner sum; do
+    actual="$(stat -c "%04a %U:%G" "$p")"
+    [[ $actual == "$mode $owner" ]] || { echo "MISMATCH $p: manifest $mode $owner, actual $actual"; exit 1; }
+done; echo "every path as the manifest says"'
+run id devetka
+run id devetka-ui
+run runuser -u devetka -- /opt/devetka/venv/bin/python -c \
+    'from scoreboard.config import load; c = load("/etc/devetka/table.toml"); print("devetka reads its config:", c.table.id, c.mqtt.username)'
+run /opt/devetka/venv/bin/devetka --help >/dev/null && say "the venv's devetka runs"
+say "OK"
