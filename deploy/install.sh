@@ -316,11 +316,12 @@ write_manifest
 
 # --- 5. Start it all (the machine's own steps) ---------------------------------------------
 
-# In a chroot (an SD card image being built) nothing runs yet: the units are only enabled, and
-# start at the first boot. / is a chroot when it is not the root of process 1.
-in_chroot() { [[ -d /proc/1/root && "$(stat -c %d:%i /)" != "$(stat -c %d:%i /proc/1/root/.)" ]]; }
-if (( ! STAGING )) && in_chroot; then
-    say "in a chroot: udev and systemd are not running here; the services start at the first boot"
+# Where systemd is not running (a chroot: an SD card image being built) nothing can start yet:
+# the units are only enabled, and start at the first boot. /run/systemd/system is systemd's
+# own sign that it booted the machine.
+booted() { [[ -d /run/systemd/system ]]; }
+if (( ! STAGING )) && ! booted; then
+    say "systemd is not running here (a chroot?): the services start at the first boot"
     if command -v systemctl >/dev/null; then
         machine systemctl enable mosquitto.service devetka.service devetka-ui.service
     else
@@ -337,8 +338,8 @@ fi
 
 if (( STAGING )); then
     say "staged into $ROOT (manifest: $ROOT$MANIFEST)"
-elif in_chroot; then
-    say "done: the image is ready; at its first boot check with 'systemctl status devetka'"
+elif ! booted; then
+    say "done: at the first boot check with 'systemctl status devetka'"
 else
     say "done: check with 'systemctl status devetka' and 'journalctl -u devetka -f'"
 fi
