@@ -62,6 +62,12 @@ state() {
         printf "%s %s " "$p" "$(stat -c "%a %U:%G" "$p")"; [[ -f $p ]] && sha256sum <"$p" | cut -c1-16 || echo -; done'
 }
 
+# Raspberry Pi OS has systemd and udev (whose package makes the groups input and render);
+# the minimal chroot has neither.
+say "installing systemd into the chroot, as on Raspberry Pi OS"
+run env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd udev >/dev/null
+
 say "first run"
 run bash /root/devetka/deploy/install.sh
 first=$(state)
@@ -81,4 +87,11 @@ run id devetka-ui
 run runuser -u devetka -- /opt/devetka/venv/bin/python -c \
     'from scoreboard.config import load; c = load("/etc/devetka/table.toml"); print("devetka reads its config:", c.table.id, c.mqtt.username)'
 run /opt/devetka/venv/bin/devetka --help >/dev/null && say "the venv's devetka runs"
+for unit in mosquitto devetka devetka-ui; do
+    [[ $(run systemctl is-enabled "$unit") == enabled ]] || die "$unit.service is not enabled"
+done
+say "mosquitto, devetka and devetka-ui are enabled"
+verify=$(run systemd-analyze verify /etc/systemd/system/devetka.service /etc/systemd/system/devetka-ui.service 2>&1)
+[[ -z $verify ]] || die "systemd-analyze verify: $verify"
+say "systemd-analyze verify: no complaints, with the real venv"
 say "OK"
