@@ -26,18 +26,27 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def test_config(root: Path, table_port: int, venue_port: int) -> str:
-    """The staged conf.d/devetka.conf with ports and paths moved; the rest exactly as shipped."""
-    text = (root / "etc/mosquitto/conf.d/devetka.conf").read_text()
-    replaced = {"listener 1883 127.0.0.1": f"listener {table_port} 127.0.0.1",
-                "listener 1884\n": f"listener {venue_port}\n",
-                "/etc/mosquitto/": f"{root}/etc/mosquitto/"}
-    for shipped, here in replaced.items():
-        assert shipped in text, f"the shipped config no longer has {shipped!r}"
-        text = text.replace(shipped, here)
+def test_config(root: Path, table_port: int, venue_port: int, tls_port: int | None = None) -> str:
+    """The staged conf.d files, in the order Debian's ``include_dir`` reads them, with ports and paths moved.
+
+    devetka.conf is as shipped but for its two listeners' ports; a TLS file of the owner's (docs/deploy.md)
+    has its ``listener 8883`` moved to ``tls_port``. Every ``/etc/mosquitto/`` path points into the staging root.
+    """
+    parts = []
+    for path in sorted((root / "etc/mosquitto/conf.d").glob("*.conf")):
+        text = path.read_text()
+        if path.name == "devetka.conf":
+            replaced = {"listener 1883 127.0.0.1": f"listener {table_port} 127.0.0.1",
+                        "listener 1884\n": f"listener {venue_port}\n"}
+        else:
+            replaced = {"listener 8883\n": f"listener {tls_port}\n"}
+        for shipped, here in replaced.items():
+            assert shipped in text, f"{path.name} no longer has {shipped!r}"
+            text = text.replace(shipped, here)
+        parts.append(text.replace("/etc/mosquitto/", f"{root}/etc/mosquitto/"))
     # Test-only: log to stderr; as root, stay root (the pytest folder is root-only, and the files are staged
     # 0600 for mosquitto), which Mosquitto 2 drops to otherwise.
-    text += "\nlog_dest stderr\n"
+    text = "\n".join(parts) + "\nlog_dest stderr\n"
     if os.geteuid() == 0:
         text += "user root\n"
     return text
@@ -46,17 +55,20 @@ def test_config(root: Path, table_port: int, venue_port: int) -> str:
 class ShippedBroker:
     """``mosquitto -c`` on the test config of the staged root; ``table_port`` is 127.0.0.1, ``venue_port`` the LAN's."""
 
-    def __init__(self, root: Path, folder: Path) -> None:
+    def __init__(self, root: Path, folder: Path, tls: bool = False) -> None:
         self.table_port, self.venue_port = free_port(), free_port()
+        self.tls_port = free_port() if tls else None
         self.config = folder / "mosquitto.conf"
-        self.config.write_text(test_config(root, self.table_port, self.venue_port))
+        self.config.write_text(test_config(root, self.table_port, self.venue_port, self.tls_port))
         self.log = folder / "mosquitto.log"
         binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen([binary, "-c", str(self.config)], stdout=log, stderr=subprocess.STDOUT,
                                             stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + TIMEOUT
-        for port in (self.table_port, self.venue_port):
+        for port in (self.table_port, self.venue_port, self.tls_port):
+            if port is None:
+                continue
             while True:
                 assert self.process.poll() is None, f"mosquitto exited: {self.log.read_text()}"
                 try:
@@ -89,7 +101,11 @@ class Peer:
         self.client.on_message = lambda client, userdata, message: self.received.put(
             (message.topic, bytes(message.payload).decode(), message.retain))
 
-    def connect(self, port: int, username: str | None = None, password: str | None = None) -> mqtt.ReasonCode:
+    def connect(self, port: int, username: str | None = None, password: str | None = None,
+                ca_file: str | None = None) -> mqtt.ReasonCode:
+        """Log in (over TLS, checking the broker's certificate, when ``ca_file`` is given)."""
+        if ca_file is not None:
+            self.client.tls_set(ca_certs=ca_file)
         if username is not None:
             self.client.username_pw_set(username, password)
         self.client.connect("127.0.0.1", port, keepalive=30)
