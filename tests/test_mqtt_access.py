@@ -15,7 +15,7 @@ import pytest
 from scoreboard.broker import BrokerTls, PrivateBroker
 from tests.live import ANA_BEN, DEVETKA, TIMEOUT, Daemon
 from tests.test_mqtt import TOPICS
-from tests.watcher import Watcher, retained
+from tests.watcher import Watcher, retained_once_there
 
 ACL_TEMPLATE = Path(__file__).resolve().parents[1] / "deploy" / "mosquitto" / "devetka.acl.in"
 PASSWORDS = {"devetka": "daemon-pw", "touchscreen": "screen-pw", "dashboard": "board-pw", "homeassistant": "ha-pw"}
@@ -71,7 +71,7 @@ def test_the_table_talks_tls_to_a_broker_that_wants_its_client_certificate(tmp_p
             dashboard.publish(TOPICS.cmd, orjson.dumps({"id": "t1", "cmd": "new_match", "match_start": ANA_BEN}))
             answer = dashboard.next(TOPICS.result).json
             assert answer["ok"] and answer["id"] == "t1"
-            assert retained(broker, TOPICS.state, **login).json == answer["state"]
+            assert retained_once_there(broker, TOPICS.state, answer["state"], **login).json == answer["state"]
             dashboard.close()
             assert daemon.stop() == 0
         finally:
@@ -129,7 +129,7 @@ def test_a_read_only_users_command_is_dropped_and_the_touchscreens_is_run(venue)
     screen = daemon.client()
     state = screen.request({"cmd": "state"})["state"]
     assert state["match_id"] == 1 and state["seq"] == 0  # one match begun, by the touchscreen's command alone
-    assert retained(broker, TOPICS.state, **login("dashboard")).json == state
+    assert retained_once_there(broker, TOPICS.state, state, **login("dashboard")).json == state
     home = Watcher(broker, ["homeassistant/sensor/devetka_bar1/rack/config"], **login("homeassistant"))
     assert home.next("homeassistant/sensor/devetka_bar1/rack/config").json["state_topic"] == TOPICS.state
     for client in (watcher, dashboard, touchscreen, home):

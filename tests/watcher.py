@@ -126,3 +126,14 @@ def retained(broker, topic: str, **login: Any) -> Message:
         watcher.close()
     assert message.retain, f"{topic}: the first message to a new subscriber was not the retained one"
     return message
+
+
+def retained_once_there(broker, topic: str, expected: Any, **login: Any) -> Message:
+    """What the broker keeps on ``topic`` once ``expected`` (JSON) has reached it: an answer goes out before the
+    state it led to, so a retained read right after the answer may still find the one before."""
+    watcher = Watcher(broker, [topic], **login)
+    try:
+        watcher.until(topic, lambda value: value == expected)
+    finally:
+        watcher.close()
+    return retained(broker, topic, **login)
