@@ -31,12 +31,20 @@ START_TIMEOUT = 30.0  # generous: a loaded two-core machine
 
 
 class BrokerError(RuntimeError):
-    """The broker is not installed or did not start; the message says why (with its log)."""
+    """The broker is not installed or did not start; the message says why (with its log).
+
+    >>> str(BrokerError("mosquitto is not installed"))
+    'mosquitto is not installed'
+    """
 
 
 @dataclass(frozen=True)
 class BrokerTls:
-    """The broker's TLS listener: its CA, certificate and key; ``require_certificate`` asks clients for theirs."""
+    """The broker's TLS listener: its CA, certificate and key; ``require_certificate`` asks clients for theirs.
+
+    >>> BrokerTls("ca.crt", "broker.crt", "broker.key").require_certificate
+    False
+    """
 
     ca_file: str
     certfile: str

@@ -43,7 +43,14 @@ VERDICT_TYPES = ("legal", "foul", "rack_won")
 
 
 class MqttError(Exception):
-    """The link cannot be set up (a TLS file missing or unreadable); the message names the key."""
+    """The link cannot be set up (a TLS file missing or unreadable); the message names the key.
+
+    >>> from scoreboard.config import MqttTlsConfig
+    >>> MqttLink(MqttConfig(tls=MqttTlsConfig(ca_file="/nowhere.crt")), "bar1", None, None)
+    Traceback (most recent call last):
+    ...
+    scoreboard.mqtt.MqttError: mqtt.tls: cannot use the CA or client certificate (/nowhere.crt, None, None): ...
+    """
 
 
 class Topics(NamedTuple):
@@ -224,6 +231,7 @@ class MqttLink:
         """After a (re)connect: online, the discovery configs, the state, from our own state (the broker forgets)."""
         if self._closing or not self.client.is_connected():
             return
+        self._dropped = 0
         self._publish(self.topics.availability, "online", retain=True)
         if self.config.discovery:
             self._discover()
