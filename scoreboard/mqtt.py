@@ -28,6 +28,7 @@ import orjson
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 
+from scoreboard.api import LINE_LIMIT
 from scoreboard.config import MqttConfig
 from scoreboard.inputs import Input, to_json
 from scoreboard.lines import shot_line
@@ -244,7 +245,13 @@ class MqttLink:
 
     def _command(self, payload: bytes) -> None:
         """A command from ``cmd``: the local API's own path (``Server.request``); the answer on ``cmd/result``."""
-        self.server.request(payload, lambda answer: self._publish(self.topics.result, _dumps(answer)))
+        if len(payload) > LINE_LIMIT:  # as on the local API: not parsed on the event loop
+            self._answer({"id": None, "ok": False, "error": f"a command longer than {LINE_LIMIT} bytes is not read"})
+            return
+        self.server.request(payload, self._answer)
+
+    def _answer(self, message: dict[str, Any]) -> None:
+        self._publish(self.topics.result, _dumps(message))
 
     # --- in paho's thread -----------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from scoreboard.api import Server
+from scoreboard.api import LINE_LIMIT, Server
 from scoreboard.config import MqttConfig
 from scoreboard.daemon import Referee
 from scoreboard.mqtt import MqttLink, Topics, events
@@ -106,6 +106,8 @@ def test_commands_on_cmd_are_answered_on_cmd_result_with_their_id(table, broker)
     (b'{"id": 10, "type": "match_start", "players": ["X", "Y"], "race": [1, 1], "breaker": 0, "v": 1}',
      'a match_start begins a new match: send {"cmd": "new_match", ...}'),
     (b'{"id": 11, "cmd": "rack_mode", "on": "yes"}', "rack_mode needs on: true or false"),
+    (b'{"id": 12, "type": "strike", "note": "' + b"x" * LINE_LIMIT + b'"}',
+     f"a command longer than {LINE_LIMIT} bytes is not read"),
 ])
 def test_a_malformed_or_nonsense_command_is_answered_and_changes_nothing(table, broker, payload, error):
     screen = table.client()
@@ -116,7 +118,7 @@ def test_a_malformed_or_nonsense_command_is_answered_and_changes_nothing(table, 
     dashboard.until(TOPICS.state, lambda value: value == before)  # the new match's state has reached the broker
     dashboard.publish(TOPICS.cmd, payload)
     answer = dashboard.next(TOPICS.result).json
-    request_id = orjson.loads(payload).get("id") if payload.startswith(b"{\"") else None
+    request_id = orjson.loads(payload).get("id") if payload.startswith(b"{\"") and len(payload) < LINE_LIMIT else None
     assert answer["id"] == request_id and answer["ok"] is False and answer["error"].startswith(error), answer
     assert screen.request({"cmd": "state"})["state"] == before
     assert stored_types(table) == ["match_start"]
