@@ -21,7 +21,10 @@ Installs Devetka from this checkout onto this machine, or upgrades it:
     /etc/devetka/mqtt-credentials, made once, kept on every later run);
   - the udev rule naming the sensor microcontroller /dev/devetka-bridge.
 Every file it installs is listed, with its mode and owner, in
-/opt/devetka/install-manifest. Running it twice changes nothing the second time.
+/opt/devetka/install-manifest. Run again (after `git pull`), it reinstalls Devetka into the
+venv from the checkout, restarts the services, and changes none of those files unless the
+checkout changed them; the config and the passwords are kept. Where systemd is not running
+(a chroot: an image being built) the units are enabled, not started.
 
 Options:
   --root DIR   stage the files under DIR instead of /, and print (without running)

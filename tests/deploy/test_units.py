@@ -187,3 +187,12 @@ def test_the_daemon_referees_with_write_xor_execute_memory(tmp_path, monkeypatch
         assert daemon.stop() == 0
     finally:
         daemon.kill()
+
+
+def test_the_daemons_command_line_is_one_devetka_accepts():
+    """ExecStart's words through the real ``devetka`` argument parser: a renamed option would fail the start."""
+    from scoreboard.cli import parser
+
+    program, *words = unit(DAEMON_UNIT)["ExecStart"][0].split()
+    args = parser().parse_args(words)
+    assert (Path(program).name, args.command, args.config) == ("devetka", "run", "/etc/devetka/table.toml")
