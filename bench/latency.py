@@ -1,6 +1,6 @@
 """How soon does a sensor frame reach a dashboard over MQTT, and how soon does a killed table read offline?
 
-    python bench/latency.py [--quick] [--inputs N] [--gap-ms MS] [--kills K] [--seed S]
+    python bench/latency.py [--quick] [--inputs N] [--gap-ms MS] [--kills K] [--seed S] [--without-mqtt]
 
 Everything is the real thing, each in its own process: a private Mosquitto
 (scoreboard/broker.py), ``devetka run`` with ``[sensors.serial]`` on the
@@ -21,6 +21,9 @@ so each frame gives exactly one ``event``; they are paired in order.
 
 (b) the last will: the daemon is killed (SIGKILL) ``--kills`` times and the
 time from the kill to ``offline`` on its availability topic is measured.
+
+(c) with ``--without-mqtt``: the frames of (a) again, to a daemon with no
+``[mqtt]`` section, timed to the local API's state: what MQTT costs the rest.
 
 Nothing is pinned to one core: four processes take part, as on the Pi.
 """
@@ -142,38 +145,55 @@ def percentile(ordered: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1)]
 
 
-def frame_to_event(broker: PrivateBroker, folder: Path, inputs: int, gap: float, seed: int) -> list[str]:
+def write_log(folder: Path, inputs: int, seed: int, gap: float) -> tuple[list, Path]:
     log = played_log(inputs, seed, gap)
     played = folder / "played.jsonl"
     played.write_bytes(b"".join(orjson.dumps(to_json(item)) + b"\n" for item in log))
+    return log, played
+
+
+def play(daemon: Daemon, log: list, played: Path, link: Path, inputs: int, gap: float) -> tuple[list, dict]:
+    """Begin the match on the local API, play the frames; the traced frames and when each seq's state arrived."""
+    states: dict[int, float] = {}
+    client = daemon.client()
+    check(client.request({"cmd": "new_match", "match_start": to_json(log[0])})["ok"], "new_match refused")
+    screen = threading.Thread(target=stamp_states, args=(client, inputs, states), daemon=True)
+    screen.start()
+    sim = subprocess.run([DEVETKA, "simulate-mcu", "--link", str(link), "--play", str(played), "--trace",
+                          "--wait", str(WAIT)], capture_output=True, timeout=WAIT + inputs * gap * 4)
+    check(sim.returncode == 0, f"simulate-mcu failed: {sim.stderr.decode()}")
+    frames = [orjson.loads(line) for line in sim.stdout.splitlines()]
+    frames = [frame for frame in frames if frame["type"] in ("strike", "cushion", "pocket")]
+    check(len(frames) == inputs, f"{len(frames)} sensor frames traced for {inputs} inputs")
+    screen.join(WAIT)
+    check(len(states) == inputs, f"{len(states)} states on the local API for {inputs} inputs")
+    return frames, states
+
+
+def figures(latencies: list[float]) -> str:
+    latencies = sorted(latencies)
+    return (f"p50 {statistics.median(latencies) * 1e3:.2f} ms, p99 {percentile(latencies, 0.99) * 1e3:.2f} ms, "
+            f"max {latencies[-1] * 1e3:.2f} ms")
+
+
+def frame_to_event(broker: PrivateBroker, folder: Path, inputs: int, gap: float, seed: int) -> list[str]:
+    log, played = write_log(folder, inputs, seed, gap)
     link = folder / "mcu"
     daemon = Daemon(folder, config=f'[table]\nid = "{TABLE}"\n[sensors.serial]\nport = "{link}"\n'
                                    f'[mqtt]\nhost = "{broker.host}"\nport = {broker.port}\n')
     lines = [f"load average before (a): {load_average()}"]
-    states: dict[int, float] = {}
     subscriber = Subscriber(broker, [TOPICS.availability, TOPICS.event])
     daemon.start()
     try:
         while subscriber.next()[2] != b"online":
             pass
-        client = daemon.client()
-        check(client.request({"cmd": "new_match", "match_start": to_json(log[0])})["ok"], "new_match refused")
-        screen = threading.Thread(target=stamp_states, args=(client, inputs, states), daemon=True)
-        screen.start()
-        sim = subprocess.run([DEVETKA, "simulate-mcu", "--link", str(link), "--play", str(played), "--trace",
-                              "--wait", str(WAIT)], capture_output=True, timeout=WAIT + inputs * gap * 4)
-        check(sim.returncode == 0, f"simulate-mcu failed: {sim.stderr.decode()}")
-        frames = [orjson.loads(line) for line in sim.stdout.splitlines()]
-        frames = [frame for frame in frames if frame["type"] in ("strike", "cushion", "pocket")]
-        check(len(frames) == inputs, f"{len(frames)} sensor frames traced for {inputs} inputs")
+        frames, states = play(daemon, log, played, link, inputs, gap)
         events = []
         while len(events) < inputs:
             arrived, topic, payload = subscriber.next()
             message = orjson.loads(payload)
             if topic == TOPICS.event and message["event"] == "input" and message["input"]["type"] != "match_start":
                 events.append((arrived, message))
-        screen.join(WAIT)
-        check(len(states) == inputs, f"{len(states)} states on the local API for {inputs} inputs")
     finally:
         subscriber.close()
         daemon.kill()
@@ -184,17 +204,28 @@ def frame_to_event(broker: PrivateBroker, folder: Path, inputs: int, gap: float,
               f"frame {frame} paired with event {message}: the order was not kept")
         latencies.append(arrived - frame["t"])
         local.append(states[message["seq"]] - frame["t"])
-    latencies.sort()
-    local.sort()
-    p50, p99 = statistics.median(latencies), percentile(latencies, 0.99)
+    p99 = percentile(sorted(latencies), 0.99)
     lines.append(f"(a) the same frames to the state on the local API (after the store's commit, as the MQTT "
-                 f"event): p50 {statistics.median(local) * 1e3:.2f} ms, p99 {percentile(local, 0.99) * 1e3:.2f} ms, "
-                 f"max {local[-1] * 1e3:.2f} ms")
+                 f"event): {figures(local)}")
     lines.append(f"(a) sensor frame to MQTT event, {len(latencies):,} inputs {gap * 1e3:g} ms apart: "
-                 f"p50 {p50 * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms, max {latencies[-1] * 1e3:.2f} ms; "
-                 f"goal p99 at most 5 ms: {'met' if p99 <= 0.005 else 'NOT met'}")
+                 f"{figures(latencies)}; goal p99 at most 5 ms: {'met' if p99 <= 0.005 else 'NOT met'}")
     lines.append(f"load average after (a): {load_average()}")
     return lines
+
+
+def frame_to_state_without_mqtt(folder: Path, inputs: int, gap: float, seed: int) -> list[str]:
+    """The same frames with no [mqtt] section: what MQTT's presence costs the daemon's own path."""
+    log, played = write_log(folder, inputs, seed, gap)
+    link = folder / "mcu"
+    daemon = Daemon(folder, config=f'[table]\nid = "{TABLE}"\n[sensors.serial]\nport = "{link}"\n')
+    daemon.start()
+    try:
+        frames, states = play(daemon, log, played, link, inputs, gap)
+    finally:
+        daemon.kill()
+    local = [states[seq] - frame["t"] for seq, frame in enumerate(frames, start=1)]
+    return [f"(c) the same frames to the local API's state with MQTT off: {figures(local)} "
+            f"(load average after: {load_average()})"]
 
 
 def last_will(broker: PrivateBroker, folder: Path, kills: int) -> list[str]:
@@ -230,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gap-ms", type=float, default=10.0, help="milliseconds between frames (default 10)")
     parser.add_argument("--kills", type=int, help="kills for the last-will figure (default 20)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--without-mqtt", action="store_true",
+                        help="(c): play the same frames again to a daemon with MQTT off, for comparison")
     args = parser.parse_args(argv)
     inputs = args.inputs or (200 if args.quick else 1500)
     kills = args.kills or (2 if args.quick else 20)
@@ -246,6 +279,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(line, flush=True)
             for line in last_will(broker, folder / "b", kills):
                 print(line, flush=True)
+            if args.without_mqtt:
+                (folder / "c").mkdir()
+                for line in frame_to_state_without_mqtt(folder / "c", inputs, args.gap_ms / 1e3, args.seed):
+                    print(line, flush=True)
     except Failed as error:
         print(f"bench/latency.py: {error}", file=sys.stderr)
         return 1
