@@ -316,3 +316,29 @@ def test_pahos_socket_has_tcp_nodelay(tmp_path, broker):
         link.close()
         loop.close()
         referee.close()
+
+
+def test_with_discovery_off_home_assistant_is_told_nothing(tmp_path, broker):
+    daemon = mqtt_daemon(tmp_path, broker, extra="discovery = false\n")
+    daemon.start()
+    try:
+        watcher = Watcher(broker, [TOPICS.availability])
+        watcher.until(TOPICS.availability, lambda value: value == "online")
+        watcher.subscribe("homeassistant/#")
+        watcher.subscribe(TOPICS.state)
+        assert watcher.next(TOPICS.state).json["type"] == "state"
+        # A broker sends each subscription's retained messages in turn: any config would have come first.
+        assert watcher.pending("homeassistant/#") == 0
+        watcher.publish("homeassistant/status", "online")
+        watcher.subscribe(TOPICS.result)
+        # The daemon answers in order: configs sent for the status would reach us before this answer.
+        watcher.publish(TOPICS.cmd, b'{"id": "after", "cmd": "state"}')
+        assert watcher.next(TOPICS.result).json["id"] == "after"
+        assert [message.topic for message in drain(watcher, "homeassistant/#")] == ["homeassistant/status"]
+        watcher.close()
+    finally:
+        daemon.kill()
+
+
+def drain(watcher: Watcher, topic: str) -> list:
+    return [watcher.next(topic) for _ in range(watcher.pending(topic))]
