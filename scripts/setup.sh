@@ -8,7 +8,7 @@ set -euo pipefail
 # mosquitto: the broker (the demo's and the tests'); xvfb, xauth and the Mesa GL
 # libraries: the Kivy touchscreen on a virtual screen; libmtdev1: Kivy's touch input;
 # systemd: systemd-analyze, which checks deploy/systemd's units (a minimal image has no init).
-APT_PACKAGES="mosquitto mosquitto-clients xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core systemd"
+APT_PACKAGES="mosquitto mosquitto-clients openssl xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core systemd"
 
 # The distribution's Python (/usr/bin/python3), as on the Pi, where it is there:
 # Debian builds it with profile-guided and link-time optimisation, which a
