@@ -77,6 +77,9 @@ def parser() -> argparse.ArgumentParser:
     from scoreboard import demo
 
     demo.register(commands)
+    from scoreboard.ui import command as ui_command
+
+    ui_command.register(commands)
     return top
 
 

@@ -448,6 +448,24 @@ class ShotsConfig:
     settle_after_s: float = setting(4.0, seconds)
 
 
+def pin_code(value: Any, key: str) -> str:
+    """A PIN typed on the touchscreen's keypad: 4 to 8 digits, as a string (a leading 0 counts)."""
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4,8}", value):
+        raise ConfigError(key, f"expected 4 to 8 digits in quotes, e.g. \"4711\", got {_show(value)}")
+    return value
+
+
+@dataclass(frozen=True)
+class UiConfig:
+    """``[ui]``: the touchscreen (``devetka ui``); its settings open only with this PIN.
+
+    >>> UiConfig().pin, parse('[ui]\\npin = "4711"').ui.pin
+    ('0000', '4711')
+    """
+
+    pin: str = setting("0000", pin_code)
+
+
 @dataclass(frozen=True)
 class MqttTlsConfig:
     """``[mqtt.tls]``: TLS to the broker, on when written; the broker's name is checked against its certificate.
@@ -514,6 +532,7 @@ class Config:
     shots: ShotsConfig = setting(ShotsConfig(), section(ShotsConfig))
     sensors: SensorsConfig = setting(SensorsConfig(), section(SensorsConfig))
     mqtt: MqttConfig = setting(MqttConfig(enabled=False), section(MqttConfig))
+    ui: UiConfig = setting(UiConfig(), section(UiConfig))
 
     @property
     def settle_hold_back_s(self) -> float:

@@ -140,6 +140,14 @@ class View:
     fouls: tuple[tuple[str, Button], ...] = ()
     off_table: tuple[tuple[Ball, Button], ...] = ()
 
+    def side(self, index: int) -> Player:
+        """Player 0 or 1, or a blank one before a match (the kv files bind to it)."""
+        return self.players[index] if self.players else Player("", "", False, 0)
+
+    def foul(self, index: int) -> Button:
+        """The foul menu's ``index``th button (disabled and blank before a match)."""
+        return self.fouls[index][1] if self.fouls else Button("", False)
+
 
 def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
     """The screen for a state object (``None``: nothing heard from the daemon yet)."""
@@ -345,3 +353,32 @@ def match_start(players: tuple[str, str], race: tuple[int, int], breaker: int,
     return {"cmd": "new_match", "match_start": {
         "type": "match_start", "v": 1, "players": [name.strip() for name in players], "race": list(race),
         "breaker": breaker, "rules": dict(rules)}}
+
+
+#: Screens a player opens and closes; a new state never takes one away (the daemon's settle must not
+#: close the foul menu under a finger).
+OPENED_BY_HAND = frozenset({"fouls", "picker", "undo", "more", "settings", "setup"})
+
+
+def next_screen(current: str, shown: View, dismissed: set | frozenset = frozenset()) -> str:
+    """The screen to show after a new view: what the state calls for, unless a player opened another.
+
+    A rack or match summary shows once, until dismissed (its key in ``dismissed``).
+
+    >>> waiting = View(connected=True, has_match=True, screen="choice")
+    >>> next_screen("live", waiting), next_screen("fouls", waiting)
+    ('choice', 'fouls')
+    >>> next_screen("fouls", View(connected=True, has_match=False, screen="setup"))
+    'setup'
+    """
+    if not shown.connected:
+        return current
+    if shown.screen == "setup":
+        return current if current == "settings" else "setup"
+    if current in OPENED_BY_HAND:
+        return current
+    if shown.summary is not None and shown.summary.key not in dismissed:
+        return "summary"
+    if shown.screen == "summary":
+        return "live"
+    return shown.screen

@@ -1,0 +1,424 @@
+"""The Kivy app of ``devetka ui``: the screens, what a tap sends, and which screen the state calls for.
+
+Layout lives in ``kv/`` (one file per screen); this module holds the widgets
+that draw (a pool ball) and the app, which keeps the latest ``View`` and the
+API client. Every handler runs on Kivy's main thread: the client hands its
+messages over with ``Clock.schedule_once``.
+
+Importing this module opens no window (no ``kivy.core.window`` import here),
+so the doctests run anywhere; ``DevetkaApp.build`` does the rest.
+
+>>> DevetkaApp(socket_path="/tmp/none.sock").screen_names[:3]
+('live', 'choice', 'fouls')
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.graphics import Color, Ellipse, Line, Mesh
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.uix.widget import Widget
+
+from scoreboard.ui.client import ApiClient
+from scoreboard.ui.viewmodel import Player, View, match_start, next_screen, view
+
+KV_DIR = Path(__file__).with_name("kv")
+#: The design size: the official 7" Pi touchscreen. Everything scales with the window from it.
+BASE_SIZE = (800, 480)
+MESSAGE_SECONDS = 8.0
+
+
+def hex_rgba(colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
+    """``#rrggbb`` as Kivy's RGBA floats.
+
+    >>> hex_rgba("#ff8000")
+    (1.0, 0.5019607843137255, 0.0, 1.0)
+    """
+    return int(colour[1:3], 16) / 255, int(colour[3:5], 16) / 255, int(colour[5:7], 16) / 255, alpha
+
+
+class BallView(Widget):
+    """A pool ball drawn in its colour (a stripe for 9-15), its number on a white disc, a ring if it is on.
+
+    >>> BallView(number=9, colour="#f5c518", striped=True).number
+    9
+    """
+
+    number = NumericProperty(0)
+    colour = StringProperty("#f4f4f0")
+    striped = BooleanProperty(False)
+    on = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._label = Label(bold=True, color=(0, 0, 0, 1), halign="center", valign="middle")
+        super().__init__(**kwargs)
+        self.add_widget(self._label)
+        self.bind(pos=self._draw, size=self._draw, number=self._draw, colour=self._draw, striped=self._draw,
+                  on=self._draw)
+        self._draw()
+
+    def _draw(self, *_args: Any) -> None:
+        diameter = min(self.width, self.height)
+        ring = diameter * 0.08
+        ball = diameter - 2 * ring
+        cx, cy = self.center
+        radius = ball / 2
+        self.canvas.before.clear()
+        with self.canvas.before:
+            if self.on:
+                Color(*hex_rgba("#ffffff"))
+                Line(circle=(cx, cy, radius + ring / 2), width=max(1.5, ring / 2))
+            if self.striped:
+                Color(*hex_rgba("#f4f4f0"))
+                Ellipse(pos=(cx - radius, cy - radius), size=(ball, ball))
+                Color(*hex_rgba(self.colour))
+                _band(cx, cy, radius)
+            else:
+                Color(*hex_rgba(self.colour))
+                Ellipse(pos=(cx - radius, cy - radius), size=(ball, ball))
+            if self.number:
+                disc = ball * 0.56
+                Color(*hex_rgba("#ffffff"))
+                Ellipse(pos=(cx - disc / 2, cy - disc / 2), size=(disc, disc))
+        self._label.text = str(self.number) if self.number else ""
+        self._label.font_size = ball * 0.4
+        self._label.center = self.center
+        self._label.size = (ball, ball)
+        self._label.text_size = (ball, ball)
+
+
+def _band(cx: float, cy: float, radius: float) -> Mesh:
+    """The stripe: the part of the circle between -r/2 and r/2 in height, as a triangle fan."""
+    points: list[tuple[float, float]] = []
+    for start, end in ((-30, 30), (150, 210)):
+        for step in range(13):
+            angle = math.radians(start + (end - start) * step / 12)
+            points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    vertices: list[float] = [cx, cy, 0, 0]
+    for x, y in [*points, points[0]]:
+        vertices += [x, y, 0, 0]
+    return Mesh(vertices=vertices, indices=list(range(len(vertices) // 4)), mode="triangle_fan")
+
+
+class BallButton(ButtonBehavior, BallView):
+    """A ball to tap (the ball picker, a ball off the table); ``request`` is what the tap sends.
+
+    >>> BallButton(number=3, request={"type": "identify", "ball": 3}).request["ball"]
+    3
+    """
+
+    request = DictProperty()
+
+
+class PlayerPanel(BoxLayout):
+    """One player's name and racks won; the shooter's panel lights up.
+
+    >>> PlayerPanel(index=1).side.name
+    ''
+    """
+
+    index = NumericProperty(0)
+    side = ObjectProperty(Player("", "", False, 0), rebind=True)
+
+
+class DevetkaScreen(Screen):
+    """A screen of the app; the ones with widgets made from the state redraw them in ``show``.
+
+    >>> DevetkaScreen(name="more").name
+    'more'
+    """
+
+    def show(self, current: View) -> None:
+        """Redraw what depends on the state (the balls); labels bind to ``app.view`` in the kv files."""
+
+
+class LiveScreen(DevetkaScreen):
+    """The live scoreboard: players, the shooter, the balls, the ruling, the buttons of play."""
+
+    def show(self, current: View) -> None:
+        _fill_balls(self.ids.balls, [(b, None) for b in current.balls])
+
+
+class FoulsScreen(DevetkaScreen):
+    """The foul menu: a reason per button; a ball off the table by tapping the ball."""
+
+    def show(self, current: View) -> None:
+        _fill_balls(self.ids.off_table, [(b, button.request if button.enabled else None)
+                                         for b, button in current.off_table])
+
+
+class PickerScreen(DevetkaScreen):
+    """The ball picker for a ball that dropped unseen: a tap sends ``identify``."""
+
+    def show(self, current: View) -> None:
+        picker = current.picker
+        _fill_balls(self.ids.candidates, [(b, {"type": "identify", "ball": b.number})
+                                          for b in (picker.candidates if picker is not None else ())])
+
+
+class SetupScreen(DevetkaScreen):
+    """A new match: names, race per player, who breaks, the rule options; filled from the match on now."""
+
+    name0 = StringProperty("")
+    name1 = StringProperty("")
+    breaker = NumericProperty(0)
+    alternate = BooleanProperty(False)
+    rails_sensed = BooleanProperty(True)
+    strike_sensed = BooleanProperty(False)
+    three_foul_rule = BooleanProperty(True)
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        defaults = App.get_running_app().setup_defaults()
+        self.ids.name0.text, self.ids.name1.text = defaults["players"]
+        self.ids.race0.value, self.ids.race1.value = defaults["race"]
+        self.breaker = defaults["breaker"]
+        rules = defaults["rules"]
+        self.alternate = rules.get("break") == "alternate"
+        self.rails_sensed = rules.get("rails_sensed", True)
+        self.strike_sensed = rules.get("strike_sensed", False)
+        self.three_foul_rule = rules.get("three_foul_rule", True)
+
+    def start(self) -> None:
+        rules = {"break": "alternate" if self.alternate else "winner", "rails_sensed": self.rails_sensed,
+                 "strike_sensed": self.strike_sensed, "three_foul_rule": self.three_foul_rule}
+        App.get_running_app().start_match((self.ids.name0.text, self.ids.name1.text),
+                                          (int(self.ids.race0.value), int(self.ids.race1.value)),
+                                          self.breaker, rules)
+
+
+class SettingsScreen(DevetkaScreen):
+    """The table's settings, shown once the PIN of ``[ui]`` is typed on the keypad."""
+
+    pin = StringProperty("")
+    unlocked = BooleanProperty(False)
+    details = StringProperty("")
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.pin, self.unlocked = "", False
+
+    def press(self, key: str) -> None:
+        app = App.get_running_app()
+        if key == "Clear":
+            self.pin = ""
+        elif key == "OK":
+            if self.pin == app.table_config.ui.pin:
+                self.unlocked = True
+                self.details = app.settings_text()
+            else:
+                self.pin = ""
+                app.say("Wrong PIN")
+        elif len(self.pin) < 8:
+            self.pin += key
+
+
+def _fill_balls(box: Widget, balls: list[tuple[Any, dict | None]]) -> None:
+    """Put these balls in ``box`` (buttons where a request is given), reusing what is there when unchanged."""
+    wanted = [(b.number, b.on, request) for b, request in balls]
+    if getattr(box, "_shown", None) == wanted:
+        return
+    box._shown = wanted
+    box.clear_widgets()
+    for b, request in balls:
+        if request is None:
+            box.add_widget(BallView(number=b.number, colour=b.colour, striped=b.striped, on=b.on))
+        else:
+            box.add_widget(BallButton(number=b.number, colour=b.colour, striped=b.striped, on=b.on,
+                                      request=request, on_release=lambda w: App.get_running_app().send(w.request)))
+
+
+class DevetkaApp(App):
+    """The touchscreen: keeps the latest state's ``View``, switches screens, sends taps through the client.
+
+    >>> app = DevetkaApp(socket_path="/tmp/none.sock")
+    >>> app.view.connected, app.u
+    (False, 1.0)
+    """
+
+    view = ObjectProperty(view(None), rebind=True)
+    message = StringProperty("")
+    """The last refusal or failure, in the daemon's words, until the next tap or a few seconds."""
+    u = NumericProperty(1.0)
+    """One design pixel (of 800x480) in window pixels: every size in the kv files is a multiple of it."""
+    screen_names = ("live", "choice", "fouls", "picker", "undo", "more", "setup", "summary", "settings")
+    title = "Devetka"
+
+    def __init__(self, socket_path: str, config: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        from scoreboard.config import Config
+
+        self.socket_path = socket_path
+        self.table_config = config if config is not None else Config()
+        self.state: dict | None = None
+        self.dismissed: set = set()
+        self.client: ApiClient | None = None
+        self.manager: ScreenManager | None = None
+        self._message_event = None
+
+    def build(self) -> Widget:
+        from kivy.core.window import Window
+
+        for name in ("common", *self.screen_names, "root"):
+            path = str(KV_DIR / f"{name}.kv")
+            if path not in Builder.files:  # rules loaded twice would build every widget twice
+                Builder.load_file(path)
+        root = Factory.DevetkaRoot()
+        self.manager = root.ids.manager
+        self.manager.transition = NoTransition()
+        Window.clearcolor = hex_rgba("#0b0e12")
+        Window.bind(size=self._resized)
+        self._resized(Window, Window.size)
+        self.manager.current = next_screen(self.manager.current, self.view, self.dismissed)
+        return root
+
+    def on_start(self) -> None:
+        self.connect()
+
+    def connect(self) -> None:
+        """Start the API client (its thread reconnects by itself until ``on_stop``)."""
+        self.client = ApiClient(self.socket_path, on_state=self.on_state, on_answer=self.on_answer,
+                                on_connected=self.on_connected)
+        self.client.start()
+
+    def on_stop(self) -> None:
+        if self.client is not None:
+            self.client.stop()
+
+    def _resized(self, _window: Any, size: tuple[int, int]) -> None:
+        self.u = min(size[0] / BASE_SIZE[0], size[1] / BASE_SIZE[1])
+
+    # What the daemon says.
+
+    def on_state(self, state: dict) -> None:
+        self.state = state
+        self._show(view(state))
+
+    def on_connected(self, connected: bool) -> None:
+        if not connected:
+            self._show(view(None))
+        elif self.state is not None:
+            self._show(view(self.state))
+
+    def on_answer(self, answer: dict) -> None:
+        if not answer.get("ok"):
+            self.say(answer.get("error") or "refused")
+            return
+        self.say("")
+        if answer.get("state") is not None:  # the state after this tap: its broadcast follows, same state
+            self.state = answer["state"]
+            self.view = view(self.state)
+        if self.manager is not None and self.manager.current not in ("live", "choice", "summary"):
+            self.go("live")
+        self._show(self.view)
+
+    def _show(self, current: View) -> None:
+        self.view = current
+        if self.manager is None:
+            return
+        for screen in self.manager.screens:
+            screen.show(current)
+        self.manager.current = next_screen(self.manager.current, current, self.dismissed)
+
+    # What a tap does.
+
+    def tap(self, name: str) -> None:
+        """A button of the view model: send its request, or open the screen it stands for."""
+        if name in ("fouls", "pick", "more", "new_match", "settings", "undo"):
+            self.go({"pick": "picker", "new_match": "setup"}.get(name, name))
+            return
+        self.tap_request(name)
+
+    def send_foul(self, index: int) -> None:
+        button = self.view.foul(index)
+        if button.enabled and button.request is not None:
+            self.send(button.request)
+
+    def confirm_undo(self) -> None:
+        self.tap_request("undo")
+
+    def tap_request(self, name: str) -> None:
+        button = self.view.buttons[name]
+        if button.enabled and button.request is not None:
+            self.send(button.request)
+
+    def settings_text(self) -> str:
+        config = self.table_config
+        return (f"Table: {config.table.id}\nReferee socket: {self.socket_path}\n"
+                f"A shot ends after {config.shots.settle_after_s:g} s of quiet\n"
+                "To change these, edit the table's config file and restart devetka.")
+
+    def send(self, request: dict) -> None:
+        if self.client is None:
+            self.say("not connected to the referee (devetka run)")
+            return
+        sent = self.client.send(request)
+        if "error" in sent:
+            self.say(sent["error"])
+
+    def go(self, name: str) -> None:
+        """Open a screen; ``live`` means whichever screen the state calls for."""
+        self.say("")
+        if name == "live":
+            self.manager.current = "live"
+            self.manager.current = next_screen("live", self.view, self.dismissed)
+        else:
+            self.manager.current = name
+
+    def dismiss_summary(self) -> None:
+        if self.view.summary is not None:
+            self.dismissed.add(self.view.summary.key)
+        self.go("live")
+
+    def rematch(self) -> None:
+        """The same players, race and rules; the loser of the match breaks first."""
+        state = self.state or {}
+        if not state.get("players"):
+            return
+        winner = state.get("match_winner")
+        self.send(match_start(tuple(state["players"]), tuple(state["race"]), 1 - winner if winner in (0, 1) else 0,
+                              state.get("rules") or {}))
+
+    def start_match(self, players: tuple[str, str], race: tuple[int, int], breaker: int, rules: dict) -> None:
+        self.send(match_start(players, race, breaker, rules))
+
+    def say(self, text: str) -> None:
+        """Show a refusal or failure for a few seconds (an empty text clears it)."""
+        self.message = text
+        if self._message_event is not None:
+            self._message_event.cancel()
+            self._message_event = None
+        if text:
+            self._message_event = Clock.schedule_once(lambda _dt: self.say(""), MESSAGE_SECONDS)
+
+    def setup_defaults(self) -> dict[str, Any]:
+        """What the setup screen starts from: the match on now, else the config's ``[match]``."""
+        state, defaults = self.state or {}, self.table_config.match
+        rules = state.get("rules") or defaults.rules.to_json()
+        return {"players": list(state.get("players") or defaults.players),
+                "race": list(state.get("race") or defaults.race), "breaker": 0, "rules": dict(rules)}
+
+
+def run(socket_path: str, config: Any = None, size: tuple[int, int] | None = None, fullscreen: bool = False) -> int:
+    """Open the window and run the app until it is closed; returns the exit status."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    from kivy.config import Config as KivyConfig
+
+    if size is not None:
+        KivyConfig.set("graphics", "width", str(size[0]))
+        KivyConfig.set("graphics", "height", str(size[1]))
+    if fullscreen:
+        KivyConfig.set("graphics", "fullscreen", "auto")
+    KivyConfig.set("kivy", "exit_on_escape", "0")
+    DevetkaApp(socket_path=socket_path, config=config).run()
+    return 0

@@ -1,0 +1,80 @@
+"""Kivy under Xvfb for the UI tests: one X server and one window per test session, a fresh app per test.
+
+Kivy reads its environment when first imported and opens one window per
+process, so the environment is set here, at collection, before any test
+module imports it; the window is made once (``kivy_window``) and each test
+builds a new ``DevetkaApp`` into it against a real ``devetka run``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+from tests.test_api import TIMEOUT, Daemon
+
+SCREEN = (1920, 1080)  # the largest window the tests open: the TV layout
+KIVY_HOME = tempfile.mkdtemp(prefix="devetka-kivy-home-")
+os.environ.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1", KIVY_HOME=KIVY_HOME,
+                  KIVY_USE_DEFAULTCONFIG="1")
+
+
+def start_xvfb() -> tuple[subprocess.Popen, str]:
+    """An X server on a free display (Xvfb picks it and writes it to a pipe: no race for a number)."""
+    read_end, write_end = os.pipe()
+    try:
+        xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0",
+                                 f"{SCREEN[0]}x{SCREEN[1]}x24", "-nolisten", "tcp"],
+                                pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    finally:
+        os.close(write_end)
+    deadline = time.monotonic() + TIMEOUT
+    number = b""
+    with os.fdopen(read_end, "rb") as pipe:
+        while not number.endswith(b"\n"):
+            chunk = pipe.read(1)
+            if not chunk:
+                break
+            number += chunk
+            assert time.monotonic() < deadline, "Xvfb did not say its display number"
+    if not number.strip().isdigit():
+        xvfb.kill()
+        raise AssertionError(f"Xvfb did not start: {xvfb.communicate(timeout=TIMEOUT)[1].decode()[-2000:]}")
+    return xvfb, ":" + number.decode().strip()
+
+
+@pytest.fixture(scope="session")
+def kivy_window():
+    """The one Kivy window of this process, 800x480, on its own Xvfb; no input but the tests' touches."""
+    xvfb, display = start_xvfb()
+    os.environ["DISPLAY"] = display
+    try:
+        from kivy.config import Config
+
+        Config.set("graphics", "width", "800")
+        Config.set("graphics", "height", "480")
+        for name, _ in Config.items("input"):
+            Config.remove_option("input", name)  # the X mouse must not touch the screens
+        from kivy.base import EventLoop
+        from kivy.core.window import Window
+
+        EventLoop.ensure_window()
+        Window.close = lambda *args: None
+        yield Window
+    finally:
+        xvfb.terminate()
+        xvfb.wait(timeout=TIMEOUT)
+        shutil.rmtree(KIVY_HOME, ignore_errors=True)
+
+
+@pytest.fixture
+def daemon(tmp_path):
+    d = Daemon(tmp_path)
+    d.start()
+    yield d
+    d.kill()

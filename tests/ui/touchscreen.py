@@ -1,0 +1,118 @@
+"""A finger on the Kivy window: real touch events at a widget's place on screen, and what the screen shows.
+
+A tap is a ``UnitTestTouch`` (Kivy's own test touch) posted through the event
+loop at the widget's window coordinates, so it reaches the widget the way a
+finger would: through the window, the screen manager and every parent. A
+widget that is hidden, disabled or on another screen cannot be tapped, and
+the helper says so instead of tapping through it.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from tests.test_api import TIMEOUT
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+class Touchscreen:
+    """The app's window as a player sees and touches it."""
+
+    def __init__(self, app, window) -> None:
+        self.app = app
+        self.window = window
+
+    def frames(self, count: int = 1) -> None:
+        from kivy.base import EventLoop
+
+        for _ in range(count):
+            EventLoop.idle()
+
+    def wait_for(self, check, what: str, timeout: float = TIMEOUT):
+        """Run frames until ``check()`` is true (returns its value); fail naming ``what`` and the screen."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = check()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the screen never showed {what} within {timeout} s; it shows {self.describe()}")
+            self.frames()
+
+    @property
+    def current(self) -> str:
+        return self.app.manager.current
+
+    def widget(self, id_: str, screen: str | None = None):
+        """The widget with kv id ``id_`` on ``screen`` (default: the one shown), or of the root."""
+        root = self.app.root
+        if screen is None and id_ in root.ids:
+            return root.ids[id_]
+        return self.app.manager.get_screen(screen or self.current).ids[id_]
+
+    def text(self, id_: str, screen: str | None = None) -> str:
+        return self.widget(id_, screen).text
+
+    def visible(self, widget) -> bool:
+        """On the window, not transparent, not collapsed to nothing: a player can see it."""
+        node = widget
+        while node is not None and node is not self.window:
+            if node.opacity == 0:
+                return False
+            node = node.parent
+        return node is self.window and widget.width > 1 and widget.height > 1
+
+    def tap(self, widget) -> None:
+        """Touch down and up at the widget's centre, a frame apart, as a finger does."""
+        from kivy.tests.common import UnitTestTouch
+
+        self.frames()
+        assert self.visible(widget), f"cannot tap {widget!r}: it is not on the screen ({self.describe()})"
+        assert not widget.disabled, f"cannot tap {getattr(widget, 'text', widget)!r}: it is disabled"
+        x, y = widget.to_window(*widget.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        self.frames()
+        touch.touch_up()
+        self.frames()
+
+    def tap_id(self, id_: str, screen: str | None = None) -> None:
+        self.tap(self.widget(id_, screen))
+
+    def tap_text(self, text: str) -> None:
+        """Tap the one visible button that reads ``text`` on the screen shown."""
+        matches = [w for w in self.app.manager.get_screen(self.current).walk()
+                   if getattr(w, "text", None) == text and self.visible(w) and hasattr(w, "state")]
+        assert len(matches) == 1, f"{len(matches)} visible buttons read {text!r} on {self.describe()}"
+        self.tap(matches[0])
+
+    def type(self, text: str) -> None:
+        """Type into the focused field, as the (on-screen) keyboard does."""
+        self.window.dispatch("on_textinput", text)
+        self.frames()
+
+    def balls(self, id_: str = "balls", screen: str | None = None) -> list[int]:
+        """The numbers of the balls drawn in a ball row, left to right."""
+        row = self.widget(id_, screen)
+        return [int(ball.number) for ball in sorted(row.children, key=lambda w: w.x)]
+
+    def ball(self, number: int, id_: str, screen: str | None = None):
+        row = self.widget(id_, screen)
+        (found,) = [ball for ball in row.children if ball.number == number]
+        return found
+
+    def describe(self) -> str:
+        """The screen shown and its visible texts: the failure message of a wait."""
+        texts = [w.text for w in self.app.root.walk() if getattr(w, "text", "") and self.visible(w)]
+        return f"screen {self.current!r}: {texts}"
+
+    def screenshot(self, name: str) -> Path:
+        """Save the whole window as docs/screenshots/NAME-WxH.png."""
+        self.frames(2)
+        width, height = self.window.size
+        path = SCREENSHOTS / f"{name}-{width}x{height}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.app.root.export_to_png(str(path))
+        return path
