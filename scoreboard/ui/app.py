@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,7 @@ class BallView(Widget):
         with self.canvas.before:
             if self.on:
                 Color(*hex_rgba("#ffffff"))
-                Line(circle=(cx, cy, radius + ring / 2), width=max(1.5, ring / 2))
+                Line(circle=(cx, cy, radius + ring / 2), width=max(1.5, ring * 0.45))
             if self.striped:
                 Color(*hex_rgba("#f4f4f0"))
                 Ellipse(pos=(cx - radius, cy - radius), size=(ball, ball))
@@ -88,6 +89,8 @@ class BallView(Widget):
             else:
                 Color(*hex_rgba(self.colour))
                 Ellipse(pos=(cx - radius, cy - radius), size=(ball, ball))
+            Color(*hex_rgba("#9aa0a6"))  # an edge, so the 8 shows on the dark background
+            Line(circle=(cx, cy, radius), width=max(1.0, diameter * 0.015))
             if self.number:
                 disc = ball * 0.56
                 Color(*hex_rgba("#ffffff"))
@@ -265,6 +268,7 @@ class DevetkaApp(App):
         self.client: ApiClient | None = None
         self.manager: ScreenManager | None = None
         self._message_event = None
+        self._shown: View | None = None
 
     def build(self) -> Widget:
         from kivy.core.window import Window
@@ -294,6 +298,10 @@ class DevetkaApp(App):
     def on_stop(self) -> None:
         if self.client is not None:
             self.client.stop()
+        if self.manager is not None:
+            from kivy.core.window import Window
+
+            Window.unbind(size=self._resized)
 
     def _resized(self, _window: Any, size: tuple[int, int]) -> None:
         self.u = min(size[0] / BASE_SIZE[0], size[1] / BASE_SIZE[1])
@@ -305,6 +313,8 @@ class DevetkaApp(App):
         self._show(view(state))
 
     def on_connected(self, connected: bool) -> None:
+        word = "connected to" if connected else "no referee on"
+        print(f"devetka ui: {word} {self.socket_path}", file=sys.__stderr__, flush=True)  # Kivy may wrap stderr
         if not connected:
             self._show(view(None))
         elif self.state is not None:
@@ -317,18 +327,18 @@ class DevetkaApp(App):
         self.say("")
         if answer.get("state") is not None:  # the state after this tap: its broadcast follows, same state
             self.state = answer["state"]
-            self.view = view(self.state)
         if self.manager is not None and self.manager.current not in ("live", "choice", "summary"):
-            self.go("live")
-        self._show(self.view)
+            self.manager.current = "live"
+        self._show(view(self.state))
 
     def _show(self, current: View) -> None:
-        self.view = current
+        before, self.view = self._shown, current
+        self._shown = current
         if self.manager is None:
             return
         for screen in self.manager.screens:
             screen.show(current)
-        self.manager.current = next_screen(self.manager.current, current, self.dismissed)
+        self.manager.current = next_screen(self.manager.current, current, self.dismissed, before)
 
     # What a tap does.
 
@@ -412,6 +422,7 @@ class DevetkaApp(App):
 def run(socket_path: str, config: Any = None, size: tuple[int, int] | None = None, fullscreen: bool = False) -> int:
     """Open the window and run the app until it is closed; returns the exit status."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "MIXED")  # Kivy's log, and our stderr left as it is
     from kivy.config import Config as KivyConfig
 
     if size is not None:

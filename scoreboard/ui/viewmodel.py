@@ -190,13 +190,44 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
         picker=_picker(verdict) if verdict is not None else None,
         summary=summary,
         buttons=_buttons(state, live, awaiting, broken, in_shot, verdict),
-        fouls=tuple((reason, Button(f"{words}  {rule}", live and (broken or reason == "illegal_break"),
+        fouls=tuple((reason, Button(f"{words}  {rule}", _foul_applies(reason, live, broken, in_shot, state, verdict),
                                     {"type": "foul", "reason": reason}))
                     for reason, words, rule in FOUL_REASONS),
-        off_table=tuple((ball(n), Button("cue ball" if n == 0 else f"the {n}", live and broken,
+        off_table=tuple((ball(n), Button("cue ball" if n == 0 else f"the {n}",
+                                         live and broken and not _between_shots(state, verdict),
                                          {"type": "off_table", "ball": n}))
                         for n in [0, *on_table]),
     )
+
+
+def _foul_applies(reason: str, live: bool, broken: bool, in_shot: bool, state: dict, verdict: dict | None) -> bool:
+    """Whether a called foul can apply now: none before the break (5.15); ``illegal_break`` only on the break;
+    between shots (after a push out, accept or pass) only ``moved_ball`` or ``other`` (R5)."""
+    if _between_shots(state, verdict):
+        return live and reason in ("moved_ball", "other")
+    late = verdict is not None and verdict.get("rack_winner") is not None and not in_shot  # reopens the rack
+    if not late and (not live or not broken):
+        return False
+    on_push_out = (state.get("push_out") if in_shot
+                   else verdict is not None and verdict.get("push_out") and state.get("awaiting_choice"))
+    if reason in ("bad_hit", "no_rail") and on_push_out:
+        return False  # a push out need not hit the ball on nor a rail (5.6)
+    if reason != "illegal_break":
+        return True
+    if late:
+        return bool(verdict.get("break"))
+    this_rack = verdict is not None and verdict.get("rack") == state.get("rack")
+    if in_shot:
+        return not this_rack  # the rack's first shot is on: the break
+    return this_rack and bool(verdict.get("break"))
+
+
+def _between_shots(state: dict, verdict: dict | None) -> bool:
+    """No shot on and none to amend: the last input was a push out, accept, pass, or a foul between shots."""
+    undo_type = (state.get("undo") or {}).get("type")
+    if undo_type in ("push_out", "accept", "pass"):
+        return True
+    return undo_type == "foul" and verdict is not None and bool(verdict.get("between_shots"))
 
 
 def _idle_buttons() -> dict[str, Button]:
@@ -360,21 +391,27 @@ def match_start(players: tuple[str, str], race: tuple[int, int], breaker: int,
 OPENED_BY_HAND = frozenset({"fouls", "picker", "undo", "more", "settings", "setup"})
 
 
-def next_screen(current: str, shown: View, dismissed: set | frozenset = frozenset()) -> str:
+def next_screen(current: str, shown: View, dismissed: set | frozenset = frozenset(),
+                before: View | None = None) -> str:
     """The screen to show after a new view: what the state calls for, unless a player opened another.
 
     A rack or match summary shows once, until dismissed (its key in ``dismissed``).
+    The setup screen shown because there was no match (``before``) gives way when one begins.
 
     >>> waiting = View(connected=True, has_match=True, screen="choice")
     >>> next_screen("live", waiting), next_screen("fouls", waiting)
     ('choice', 'fouls')
     >>> next_screen("fouls", View(connected=True, has_match=False, screen="setup"))
     'setup'
+    >>> next_screen("setup", waiting, before=View(connected=True, has_match=False, screen="setup"))
+    'choice'
     """
     if not shown.connected:
         return current
     if shown.screen == "setup":
         return current if current == "settings" else "setup"
+    if current == "setup" and before is not None and before.connected and not before.has_match:
+        current = "live"
     if current in OPENED_BY_HAND:
         return current
     if shown.summary is not None and shown.summary.key not in dismissed:

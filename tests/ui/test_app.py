@@ -35,13 +35,19 @@ class Table:
 
 
 @pytest.fixture
-def screen(kivy_window, daemon):
+def size():
+    """The window size: the Pi's 7" touchscreen unless a test asks for another."""
+    return (800, 480)
+
+
+@pytest.fixture
+def screen(kivy_window, daemon, size):
     from kivy.app import App
 
     from scoreboard.ui.app import DevetkaApp
 
-    kivy_window.size = (800, 480)
     app = DevetkaApp(socket_path=str(daemon.socket))
+    kivy_window.size = size
     root = app.build()
     app.root = root
     kivy_window.add_widget(root)
@@ -49,7 +55,7 @@ def screen(kivy_window, daemon):
     touch = Touchscreen(app, kivy_window)
     touch.wait_for(lambda: app.view.connected, "the referee's state")
     yield touch
-    app.on_stop()
+    app.dispatch("on_stop")  # also lets go of the app in kv's `app` (ProxyApp caches it until on_stop)
     kivy_window.remove_widget(root)
     App._running_app = None
 
@@ -88,3 +94,226 @@ def test_with_no_match_the_setup_screen_starts_one_by_touch(screen, table):
     assert screen.balls() == list(range(1, 10))
     state = table.play({"cmd": "state"})
     assert state["players"] == ["Mia", "Noa"] and state["race"] == [7, 5] and state["breaker"] == 1
+
+
+def test_break_push_out_and_pass_back_by_touch(screen, table):
+    started(screen, table)
+    table.play(*BREAK_POCKETING_3)
+    screen.wait_for(lambda: screen.text("push_out") == "PUSH OUT ALLOWED", "push out allowed")
+    assert screen.text("ruling").startswith("Legal break (5.4) by Ana: the 3 down, Ana shoots again.")
+    assert screen.balls() == [1, 2, 4, 5, 6, 7, 8, 9]
+    assert screen.ball(1, "balls").on and not screen.ball(2, "balls").on  # the ball on is ringed
+    screen.tap_id("push_out_button")
+    screen.wait_for(lambda: screen.text("push_out") == "PUSH OUT ANNOUNCED (5.6)", "the push out announced")
+    assert screen.widget("push_out_button").disabled
+    table.play({"type": "strike"}, {"type": "cushion", "ball": 0}, {"type": "settle"})
+    screen.wait_for(lambda: screen.current == "choice", "the push-out choice")
+    assert screen.text("question") == "Ben: shoot, or pass it back?"
+    assert screen.text("ruling").startswith("Push out (5.6) by Ana.")
+    assert screen.visible(screen.widget("accept")) and screen.visible(screen.widget("pass_back"))
+    screen.tap_id("pass_back")
+    screen.wait_for(lambda: screen.current == "live", "the scoreboard after the pass")
+    screen.wait_for(lambda: screen.text("status") == "Ana to shoot", "Ana back at the table")
+    assert screen.widget("player0", "live").side.shooting and not screen.widget("player1", "live").side.shooting
+    assert table.play({"cmd": "state"})["undo"]["type"] == "pass"
+
+
+def test_a_foul_from_the_menu_gives_ball_in_hand(screen, table):
+    started(screen, table)
+    table.play(*LEGAL_BREAK, {"type": "strike"}, {"type": "first_contact", "ball": 1},
+               {"type": "cushion", "ball": 1}, {"type": "settle"})
+    screen.wait_for(lambda: screen.text("status") == "Ana to shoot", "Ana to shoot after Ben's miss")
+    screen.tap_id("fouls")
+    assert screen.current == "fouls"
+    assert screen.balls("off_table") == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+    screen.tap_text("Bad hit  5.8")
+    screen.wait_for(lambda: screen.current == "live", "the scoreboard after the foul")
+    screen.wait_for(lambda: screen.text("status") == "Ana to shoot: BALL IN HAND", "ball in hand")
+    assert screen.text("ruling").startswith("Foul 5.8: the 1 was not hit first.")
+    assert screen.widget("status").color[:3] == pytest.approx((1.0, 0.831, 0.0), abs=0.01)  # in yellow
+
+
+def test_a_ball_off_the_table_is_tapped_on_its_picture(screen, table):
+    started(screen, table)
+    table.play(*BREAK_POCKETING_3)
+    screen.wait_for(lambda: screen.text("push_out") == "PUSH OUT ALLOWED", "the break's ruling")
+    screen.tap_id("fouls")
+    screen.tap(screen.ball(6, "off_table"))
+    screen.wait_for(lambda: 6 not in screen.balls(), "the 6 gone from the table")
+    assert screen.current == "live" and screen.text("status") == "Ben to shoot: BALL IN HAND"
+    assert "Foul 5.4: the 6 left the table." in screen.text("ruling")
+
+
+def test_a_refused_tap_shows_the_daemons_words(screen, table):
+    started(screen, table)
+    table.play(*LEGAL_BREAK, {"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 3},
+               {"type": "cushion", "ball": 2})
+    screen.wait_for(lambda: screen.app.view.undo_text.endswith("the 2 reaching a cushion"), "the shot on")
+    screen.tap_id("miss")  # the state does not show that the 3 dropped in this shot: the daemon says so
+    message = screen.wait_for(lambda: screen.app.message, "a refusal")
+    assert message == "miss after a ball was pocketed in the same shot"
+    assert screen.visible(screen.widget("message")) and screen.text("message") == message
+    screen.tap_id("message")
+    assert not screen.visible(screen.widget("message"))
+
+
+def test_undo_shows_what_it_takes_back_and_takes_it_back(screen, table):
+    started(screen, table)
+    table.play(*BREAK_POCKETING_3)
+    screen.wait_for(lambda: screen.balls() == [1, 2, 4, 5, 6, 7, 8, 9], "the 3 down")
+    screen.tap_id("undo")
+    assert screen.current == "undo"
+    assert screen.text("what") == "Undo takes back: the end of the shot (the table came to rest)"
+    screen.tap_id("confirm")
+    screen.wait_for(lambda: screen.current == "live" and screen.text("push_out") == "", "the shot open again")
+    screen.tap_id("undo")
+    assert screen.text("what") == "Undo takes back: the 3 pocketed"
+    screen.tap_id("confirm")
+    screen.wait_for(lambda: screen.current == "live" and screen.app.view.undo_text.endswith("the 2 reaching a cushion"),
+                    "the 3 taken back")
+    assert screen.balls() == list(range(1, 10))
+    screen.tap_id("undo")
+    screen.tap_id("back")
+    assert screen.current == "live" and table.play({"cmd": "state"})["seq"] == 7
+
+
+def test_two_fouls_raise_the_warning_banner(screen, table):
+    started(screen, table)
+    table.play(*LEGAL_BREAK, *BAD_HIT, *BAD_HIT, *BAD_HIT)
+    screen.wait_for(lambda: screen.text("status") == "Ana to shoot: BALL IN HAND", "Ben's second foul")
+    assert not screen.visible(screen.widget("warning"))
+    table.play(*BAD_HIT)
+    screen.wait_for(lambda: screen.text("warning"), "the 5.13 banner")
+    assert screen.text("warning") == "BEN IS ON TWO FOULS: A THIRD LOSES THE RACK (5.13)"
+    assert screen.visible(screen.widget("warning")) and screen.text("status") == "Ben to shoot: BALL IN HAND"
+
+
+def test_a_ball_that_dropped_unseen_is_picked_by_touch(screen, table):
+    started(screen, table)
+    table.play(*LEGAL_BREAK, {"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket"},
+               {"type": "settle"})
+    screen.wait_for(lambda: screen.visible(screen.widget("pick")), "the Which ball? button")
+    assert "taken as the 1" in screen.text("ruling") and screen.balls() == [2, 3, 4, 5, 6, 7, 8, 9]
+    screen.tap_id("pick")
+    assert screen.current == "picker"
+    assert screen.text("question") == "A ball dropped unseen and was taken as the 1. Which ball was it?"
+    assert screen.balls("candidates") == list(range(1, 10))
+    screen.tap(screen.ball(7, "candidates"))
+    screen.wait_for(lambda: screen.current == "live" and screen.balls() == [1, 2, 3, 4, 5, 6, 8, 9], "the 7 down")
+    assert not screen.visible(screen.widget("pick")) and "taken as" not in screen.text("ruling")
+
+
+def test_a_rack_won_shows_the_summary_then_the_next_rack(screen, table):
+    started(screen, table)
+    table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
+               {"type": "settle"})
+    screen.wait_for(lambda: screen.current == "summary", "the rack summary")
+    assert screen.text("title") == "Ana wins rack 1"
+    assert screen.text("detail") == "Ana 1  –  0 Ben   ·   Ana breaks rack 2"
+    assert screen.text("next") == "Next rack"
+    screen.tap_id("next")
+    assert screen.current == "live"
+    assert screen.text("rack") == "Rack 2" and screen.balls() == list(range(1, 10))
+    assert [c.text for c in reversed(screen.widget("player0").children)] == ["Ana", "1 of 3"]
+
+
+def test_the_match_won_offers_a_rematch(screen, table):
+    started(screen, table, race=[1, 1])
+    table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
+               {"type": "settle"})
+    screen.wait_for(lambda: screen.current == "summary", "the match summary")
+    assert screen.text("title") == "Ana wins the match" and screen.text("next") == "Rematch"
+    screen.tap_id("next")
+    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == "Ben to shoot: BALL IN HAND",
+                    "the rematch, the loser breaking")
+    state = table.play({"cmd": "state"})
+    assert state["match_id"] == 2 and state["score"] == [0, 0] and state["race"] == [1, 1]
+
+
+def test_rack_mode_stalemate_and_settings_behind_the_pin(screen, table):
+    started(screen, table)
+    screen.tap_id("rack_mode")
+    screen.wait_for(lambda: screen.text("warning").startswith("RACKING"), "the racking banner")
+    assert screen.text("rack_mode") == "Racking done"
+    screen.tap_id("rack_mode")
+    screen.wait_for(lambda: not screen.text("warning"), "racking over")
+    table.play(*LEGAL_BREAK)
+    screen.wait_for(lambda: screen.text("status") == "Ben to shoot", "the break's ruling")
+    screen.tap_id("more")
+    screen.tap_id("stalemate")
+    screen.wait_for(lambda: screen.text("rack", "live") == "Rack 2", "the rack replayed (5.14)")
+    assert screen.current == "live"
+    screen.tap_id("health")
+    assert screen.current == "settings" and screen.visible(screen.widget("locked"))
+    for key in "1234":
+        screen.tap_text(key)
+    screen.tap_text("OK")
+    assert screen.app.message == "Wrong PIN" and not screen.visible(screen.widget("opened"))
+    for key in "0000":
+        screen.tap_text(key)
+    screen.tap_text("OK")
+    assert screen.visible(screen.widget("opened")) and "Table: table1" in screen.text("details")
+    assert screen.text("health") == "Sensors OK"
+
+
+def test_the_screen_comes_back_when_the_daemon_restarts(screen, table, daemon):
+    started(screen, table)
+    table.play(*BREAK_POCKETING_3)
+    screen.wait_for(lambda: screen.balls() == [1, 2, 4, 5, 6, 7, 8, 9], "the 3 down")
+    table.client.close()
+    assert daemon.stop() == 0
+    screen.wait_for(lambda: screen.visible(screen.widget("offline")), "the lost connection")
+    assert screen.text("offline") == "NO CONNECTION TO THE REFEREE: reconnecting…"
+    assert screen.widget("push_out_button").disabled and screen.widget("undo").disabled
+    daemon.start()
+    screen.wait_for(lambda: not screen.visible(screen.widget("offline")), "the connection back")
+    assert screen.balls() == [1, 2, 4, 5, 6, 7, 8, 9] and screen.text("push_out") == "PUSH OUT ALLOWED"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_every_screen(screen, table, size):
+    """docs/screenshots/: each screen at both sizes, reached by touch; the window really is that size."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    screen.wait_for(lambda: screen.current == "setup", "the setup screen")
+    screen.tap_id("name0")
+    screen.type("Ana")
+    screen.tap_id("name1")
+    screen.type("Ben")
+    screen.tap([w for w in screen.widget("race1").children if w.text == "+"][0])  # a handicap: Ben needs 6
+    shots = [screen.screenshot("setup")]
+    screen.tap_id("start")
+    screen.wait_for(lambda: screen.current == "live" and screen.app.view.players, "the new match")
+    table.play(*BREAK_POCKETING_3)
+    screen.wait_for(lambda: screen.text("push_out") == "PUSH OUT ALLOWED", "push out allowed")
+    shots.append(screen.screenshot("live"))
+    table.play({"type": "push_out"}, {"type": "strike"}, {"type": "cushion", "ball": 0}, {"type": "settle"})
+    screen.wait_for(lambda: screen.current == "choice", "the push-out choice")
+    shots.append(screen.screenshot("push-out-choice"))
+    screen.tap_id("accept")
+    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == "Ben to shoot", "Ben shooting")
+    table.play(*BAD_HIT, *BAD_HIT, *BAD_HIT, *BAD_HIT)
+    screen.wait_for(lambda: screen.text("warning"), "the 5.13 banner")
+    shots.append(screen.screenshot("live-two-fouls"))
+    screen.tap_id("fouls")
+    shots.append(screen.screenshot("foul-menu"))
+    screen.tap_id("back")
+    table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket"}, {"type": "settle"})
+    screen.wait_for(lambda: screen.visible(screen.widget("pick", "live")), "the Which ball? button")
+    screen.tap_id("pick")
+    shots.append(screen.screenshot("ball-picker"))
+    screen.tap_id("back")
+    screen.tap_id("undo")
+    shots.append(screen.screenshot("undo"))
+    screen.tap_id("back")
+    screen.tap_id("more")
+    shots.append(screen.screenshot("more"))
+    screen.tap_id("settings")
+    shots.append(screen.screenshot("settings"))
+    screen.tap_text("Back")
+    table.play({"type": "strike"}, {"type": "pocket", "ball": 9}, {"type": "settle"})
+    screen.wait_for(lambda: screen.current == "summary", "the rack summary")
+    shots.append(screen.screenshot("rack-summary"))
+    from kivy.core.image import Image
+
+    for path in shots:
+        assert Image(str(path)).size == size, path

@@ -114,7 +114,8 @@ def test_every_foul_menu_entry_sends_a_foul_the_daemon_accepts_after_a_shot(refe
     v = view(referee.state())
     for reason, button in v.fouls:
         if reason == "illegal_break":
-            continue  # only the break's; the daemon says so (below)
+            assert not button.enabled  # only the break's; the daemon says so (below)
+            continue
         assert button.enabled
         reply = referee.handle(button.request)
         assert reply.ok, (reason, reply.error)
@@ -212,26 +213,35 @@ def test_along_simulated_matches_every_enabled_button_is_accepted(referee, seed)
     log = iter(table.play_match())
     start = to_json(next(log))
     play(referee, {"cmd": "new_match", "match_start": start})
-    pocket_in_shot: bool | None = False  # None: not known (after an undo)
+    down_in_shot: set | None = set()  # what the shot on (or last) pocketed; None: not known (after an undo)
+    settled = False
     for item in log:
         play(referee, to_json(item))
         kind = type(item).TYPE
-        if kind == "pocket" and pocket_in_shot is not None:
-            pocket_in_shot = True
-        elif kind in ("strike", "settle", "miss", "push_out", "accept", "pass", "stalemate", "concede"):
-            pocket_in_shot = False
+        if kind in ("strike", "first_contact", "cushion", "pocket") and settled:
+            down_in_shot, settled = set(), False  # a new shot: the last one can no longer be amended
+        if kind == "pocket" and down_in_shot is not None:
+            down_in_shot.add(item.ball)
+        elif kind in ("settle", "miss"):
+            settled = True  # over, but open to a late foul or tap: its balls stay down for it
+        elif kind in ("push_out", "accept", "pass", "stalemate", "concede"):
+            down_in_shot = set()
         elif kind == "undo":
-            pocket_in_shot = None
+            down_in_shot = None
         state = referee.state()
         v = view(state)
         assert v.screen == ("choice" if state["awaiting_choice"] and state["match_winner"] is None
                             else "summary" if state["match_winner"] is not None else "live")
         assert bool(v.warning_text) == (state["warning"] and state["match_winner"] is None)
-        for name, button in v.buttons.items():
+        taps = [*v.buttons.items(), *v.fouls, *((f"off_table {b.number}", button) for b, button in v.off_table)]
+        for name, button in taps:
             if not button.enabled or button.request is None or name == "undo":
                 continue
-            if name == "miss" and pocket_in_shot is not False:
-                continue  # the state cannot tell: the daemon refuses it and the screen shows why
+            # The state does not show the shot on: the daemon refuses these and the screen shows why.
+            if name == "miss" and down_in_shot != set():
+                continue
+            if name.startswith("off_table") and (down_in_shot is None or button.request["ball"] in down_in_shot):
+                continue
             reply = referee.handle(button.request)
             assert reply.ok, (name, button.request, reply.error, state)
             if reply.changed and "cmd" not in button.request:

@@ -50,7 +50,9 @@ class Touchscreen:
         root = self.app.root
         if screen is None and id_ in root.ids:
             return root.ids[id_]
-        return self.app.manager.get_screen(screen or self.current).ids[id_]
+        ids = self.app.manager.get_screen(screen or self.current).ids
+        assert id_ in ids, f"no widget {id_!r} on {self.describe()}"
+        return ids[id_]
 
     def text(self, id_: str, screen: str | None = None) -> str:
         return self.widget(id_, screen).text
