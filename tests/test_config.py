@@ -145,7 +145,8 @@ def test_an_unknown_key_is_named_with_the_keys_it_could_be():
     assert error_of("[sensors.filter]\nlockout = 30") == (
         "sensors.filter.lockout: unknown key (known: min_pulse_ms, lockout_ms, strike_lockout_ms, stuck_after_s, "
         "cue_merge_ms)")
-    assert error_of("[sensor.gpio]") == "sensor: unknown key (known: table, store, api, match, shots, sensors, mqtt, ui)"
+    assert error_of("[sensor.gpio]") == (
+        "sensor: unknown key (known: table, store, api, match, shots, sensors, mqtt, ui)")
     assert error_of("[sensors.gpio.active_high]\nbeam = true") == (
         "sensors.gpio.active_high.beam: unknown key (known: pocket, cue_return, cushion, strike)")
 

@@ -20,8 +20,8 @@ from tests.test_api import TIMEOUT, Daemon
 
 SCREEN = (1920, 1080)  # the largest window the tests open: the TV layout
 KIVY_HOME = tempfile.mkdtemp(prefix="devetka-kivy-home-")
-os.environ.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1", KIVY_HOME=KIVY_HOME,
-                  KIVY_USE_DEFAULTCONFIG="1")
+# KIVY_HOME is a fresh folder, so Kivy's default config: nothing of the machine's ~/.kivy.
+os.environ.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1", KIVY_HOME=KIVY_HOME)
 
 
 def start_xvfb() -> tuple[subprocess.Popen, str]:
