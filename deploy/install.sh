@@ -248,6 +248,11 @@ off, login = "enabled = false\n", '# username = "table1"\n# password = "secret"\
 if not mqtt or not rest.startswith(off) or login not in rest:
     sys.exit("install: error: deploy/table.example.toml's [mqtt] section is not as install.sh expects: "
              "cannot fill in the daemon's MQTT login")
+# 127.0.0.1, the table listener's own address: "localhost" may be ::1 first, or missing from /etc/hosts.
+local = 'host = "localhost"\n'
+if local not in rest:
+    sys.exit("install: error: deploy/table.example.toml's [mqtt] host is not as install.sh expects")
+rest = rest.replace(local, 'host = "127.0.0.1"\n', 1)
 rest = "enabled = true\n" + rest[len(off):].replace(login, f'username = "devetka"\npassword = "{secret}"\n', 1)
 sys.stdout.write(head + mqtt + rest)
 PY

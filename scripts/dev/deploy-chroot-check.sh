@@ -7,6 +7,11 @@
 #   sudo bash scripts/dev/deploy-chroot-check.sh          # reuse /tmp/deploy-chroot
 #   sudo bash scripts/dev/deploy-chroot-check.sh --fresh  # start from the pristine tarball again
 #
+# Then it boots the installed tree with systemd as its init (systemd-nspawn, a private network):
+# mosquitto and devetka started by systemd for real, in the unit's sandbox; the local API and
+# the broker's listeners answer; systemd-analyze scores the running unit; a daemon frozen with
+# SIGSTOP is killed by the watchdog and started again.
+#
 # Needs the pristine tarball of scripts/dev/fresh-debian-check.sh (/tmp/fresh-bookworm.pristine.tar).
 set -euo pipefail
 
@@ -94,4 +99,51 @@ say "mosquitto, devetka and devetka-ui are enabled"
 verify=$(run systemd-analyze verify /etc/systemd/system/devetka.service /etc/systemd/system/devetka-ui.service 2>&1)
 [[ -z $verify ]] || die "systemd-analyze verify: $verify"
 say "systemd-analyze verify: no complaints, with the real venv"
+
+# --- Boot it --------------------------------------------------------------------------------
+cleanup; ours=()   # nspawn mounts its own /proc and /dev
+command -v systemd-nspawn >/dev/null || apt-get install -y -qq systemd-container >/dev/null
+# Not a Pi: the booted copy runs with GPIO sensing off (the config's only change).
+sed -i '/^\[sensors.gpio\]$/,/^enabled = /s/^enabled = true$/enabled = false/' "$CHROOT/etc/devetka/table.toml"
+systemd-nspawn -q --register=no --keep-unit --private-network -D "$CHROOT" -b --console=pipe -M devetka-check \
+    >"$CHROOT.boot.log" 2>&1 &
+nspawn=$!
+# shellcheck disable=SC2317  # called from the EXIT trap
+stop_boot() { kill "$nspawn" 2>/dev/null && wait "$nspawn" 2>/dev/null; true; }
+trap 'stop_boot; cleanup' EXIT
+init=""
+for _ in $(seq 100); do
+    init=$(ps -o pid= --ppid "$nspawn" 2>/dev/null | head -1 | tr -d ' ' || true)
+    [[ -n $init ]] && break
+    sleep 0.2
+done
+[[ -n $init ]] || die "systemd-nspawn did not boot: $(cat "$CHROOT.boot.log")"
+inside() { nsenter -t "$init" -m -u -i -n -p -- "$@"; }
+active() { [[ $(inside systemctl is-active "$1" 2>/dev/null) == active ]]; }
+for _ in $(seq 150); do active devetka.service && active mosquitto.service && break; sleep 0.2; done
+active devetka.service || die "devetka.service did not start: $(inside journalctl -u devetka --no-pager | tail -20)"
+say "booted: mosquitto and devetka active under systemd"
+inside /opt/devetka/venv/bin/devetka tap --socket /run/devetka/api.sock '{"cmd": "state"}' | grep -q '"ok":true' \
+    || die "the local API did not answer"
+say "the local API answers on /run/devetka/api.sock"
+password=$(awk '$1 == "dashboard" {print $2}' "$CHROOT/etc/devetka/mqtt-credentials")
+online=$(inside mosquitto_sub -h 127.0.0.1 -p 1884 -u dashboard -P "$password" -t devetka/table1/availability -C 1 -W 20)
+[[ $online == online ]] || die "a dashboard on port 1884 read '$online', not online"
+say "a dashboard on port 1884 reads devetka/table1/availability: online"
+if inside mosquitto_sub -h 127.0.0.1 -p 1884 -t 'devetka/#' -C 1 -W 5 2>/dev/null; then die "anonymous let in"; fi
+say "anonymous refused on port 1884"
+say "live: $(inside systemd-analyze security devetka.service --no-pager | tail -1)"
+pid=$(inside systemctl show -p MainPID --value devetka.service)
+inside kill -STOP "$pid"
+start=$SECONDS
+for _ in $(seq 300); do
+    restarts=$(inside systemctl show -p NRestarts --value devetka.service)
+    (( restarts >= 1 )) && active devetka.service && break
+    sleep 0.2
+done
+(( restarts >= 1 )) || die "the watchdog did not restart a frozen daemon"
+say "the watchdog restarted the frozen daemon after $(( SECONDS - start )) s (WatchdogSec=10s)"
+inside journalctl -u devetka --no-pager -o cat | grep -E "watchdog|serving|MQTT: connected" | head -6 >&2
+inside systemctl poweroff >/dev/null 2>&1 || true
+wait "$nspawn" 2>/dev/null || true
 say "OK"

@@ -169,13 +169,13 @@ def test_the_staged_config_is_the_template_with_mqtt_on_and_the_daemons_login(st
     config = load(root / "etc/devetka/table.toml")
     assert (config.mqtt.enabled, config.mqtt.username) == (True, "devetka")
     assert config.mqtt.password == credentials(root)["devetka"]
-    assert (config.mqtt.host, config.mqtt.port) == ("localhost", 1883)  # the broker's table listener
+    assert (config.mqtt.host, config.mqtt.port) == ("127.0.0.1", 1883)  # the broker's table listener
     assert config.store.path == "/var/lib/devetka/devetka.sqlite3"
     assert config.api.socket == "/run/devetka/api.sock"
     template = (REPO / "deploy/table.example.toml").read_text().splitlines()
     staged_lines = (root / "etc/devetka/table.toml").read_text().splitlines()
     changed = [(old, new) for old, new in zip(template, staged_lines, strict=True) if old != new]
-    assert [new.split(" = ")[0] for _, new in changed] == ["enabled", "username", "password"]
+    assert [new.split(" = ")[0] for _, new in changed] == ["enabled", "host", "username", "password"]
 
 
 def test_a_kept_config_without_the_mqtt_login_is_left_alone_with_a_note(tmp_path):
