@@ -133,8 +133,7 @@ say "a dashboard on port 1884 reads devetka/table1/availability: online"
 if inside mosquitto_sub -h 127.0.0.1 -p 1884 -t 'devetka/#' -C 1 -W 5 2>/dev/null; then die "anonymous let in"; fi
 say "anonymous refused on port 1884"
 say "live: $(inside systemd-analyze security devetka.service --no-pager | tail -1)"
-pid=$(inside systemctl show -p MainPID --value devetka.service)
-inside kill -STOP "$pid"
+inside systemctl kill --signal=SIGSTOP devetka.service
 start=$SECONDS
 for _ in $(seq 300); do
     restarts=$(inside systemctl show -p NRestarts --value devetka.service)
