@@ -309,8 +309,22 @@ class DevetkaApp(App):
     # What the daemon says.
 
     def on_state(self, state: dict) -> None:
+        first = self.state is None
         self.state = state
         self._show(view(state))
+        if first and self.manager is not None:
+            self._say_when_drawn()
+
+    def _say_when_drawn(self) -> None:
+        """Say on stderr when the first state is on the glass: the UI is up (what its cold start is timed to)."""
+        from kivy.core.window import Window
+
+        def drawn(*_args: Any) -> None:
+            Window.unbind(on_flip=drawn)
+            print(f"devetka ui: showing the referee's state (match {self.state.get('match_id')})",
+                  file=sys.__stderr__, flush=True)
+
+        Window.bind(on_flip=drawn)
 
     def on_connected(self, connected: bool) -> None:
         word = "connected to" if connected else "no referee on"
@@ -420,9 +434,10 @@ class DevetkaApp(App):
 
 
 def run(socket_path: str, config: Any = None, size: tuple[int, int] | None = None, fullscreen: bool = False) -> int:
-    """Open the window and run the app until it is closed; returns the exit status."""
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_LOG_MODE", "MIXED")  # Kivy's log, and our stderr left as it is
+    """Open the window and run the app until it is closed; returns the exit status.
+
+    Kivy's environment (``command.KIVY_ENV``) must be set before this module is imported.
+    """
     from kivy.config import Config as KivyConfig
 
     if size is not None:

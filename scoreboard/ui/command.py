@@ -16,6 +16,12 @@ import sys
 from pathlib import Path
 
 
+#: Kivy's settings for ``devetka ui``, read when Kivy is first imported: our arguments are not Kivy's; Kivy
+#: logs but leaves stderr alone; the clock's wait between frames ends as soon as a state is handed over
+#: (the "interrupt" clock), so a change is drawn at the next frame rather than one frame later.
+KIVY_ENV = {"KIVY_NO_ARGS": "1", "KIVY_LOG_MODE": "MIXED", "KCFG_KIVY_KIVY_CLOCK": "interrupt"}
+
+
 def parse_size(text: str) -> tuple[int, int]:
     """``WxH`` in pixels, each at least 320x240 (smaller cannot hold the screens)."""
     try:
@@ -34,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
     if config is None:
         return 2
     socket_path = args.socket or config.api.socket
+    for name, value in KIVY_ENV.items():
+        os.environ.setdefault(name, value)
     from scoreboard.ui.app import run as run_app
 
     return run_app(socket_path, config=config, size=args.size, fullscreen=args.fullscreen)
@@ -45,7 +53,7 @@ def start_ui(socket_path: str | os.PathLike, *, config: str | os.PathLike | None
     """Start ``devetka ui`` as a child process on ``socket_path`` (it waits for the daemon by itself).
 
     The caller owns the process: ``terminate()`` it when done. ``env`` defaults to
-    this process's, with Kivy told not to parse our arguments.
+    this process's environment.
     """
     devetka = Path(sys.executable).parent / "devetka"
     command = [str(devetka), "ui", "--socket", str(socket_path)]
@@ -55,7 +63,7 @@ def start_ui(socket_path: str | os.PathLike, *, config: str | os.PathLike | None
         command += ["--size", size]
     if fullscreen:
         command.append("--fullscreen")
-    environment = dict(os.environ if env is None else env, KIVY_NO_ARGS="1")
+    environment = dict(os.environ if env is None else env)
     return subprocess.Popen(command, env=environment, **popen)
 
 

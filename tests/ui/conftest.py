@@ -16,12 +16,14 @@ import time
 
 import pytest
 
-from tests.test_api import TIMEOUT, Daemon
+from tests.live import TIMEOUT, Daemon
 
 SCREEN = (1920, 1080)  # the largest window the tests open: the TV layout
 KIVY_HOME = tempfile.mkdtemp(prefix="devetka-kivy-home-")
-# KIVY_HOME is a fresh folder, so Kivy's default config: nothing of the machine's ~/.kivy.
-os.environ.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1", KIVY_HOME=KIVY_HOME)
+# KIVY_HOME is a fresh folder, so Kivy's default config: nothing of the machine's ~/.kivy. The clock is
+# devetka ui's own (command.KIVY_ENV).
+os.environ.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1", KIVY_HOME=KIVY_HOME,
+                  KCFG_KIVY_KIVY_CLOCK="interrupt")
 
 
 def start_xvfb() -> tuple[subprocess.Popen, str]:

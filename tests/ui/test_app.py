@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_api import ANA_BEN
+from tests.live import ANA_BEN
 from tests.ui.touchscreen import Touchscreen
 
 LEGAL_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 2},

@@ -7,7 +7,7 @@ import queue
 import pytest
 
 from scoreboard.ui.client import ApiClient
-from tests.test_api import ANA_BEN, TIMEOUT, Daemon
+from tests.live import ANA_BEN, TIMEOUT, Daemon
 
 
 class Heard:

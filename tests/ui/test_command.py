@@ -11,7 +11,7 @@ import pytest
 
 from scoreboard.cli import parser
 from scoreboard.ui.command import start_ui
-from tests.test_api import TIMEOUT
+from tests.live import TIMEOUT
 from tests.ui.conftest import start_xvfb
 
 
@@ -43,6 +43,7 @@ def test_the_ui_process_waits_for_the_daemon_then_connects_and_stops_on_sigterm(
         assert said() == f"devetka ui: no referee on {daemon.socket}"
         daemon.start()
         assert said() == f"devetka ui: connected to {daemon.socket}"
+        assert said() == "devetka ui: showing the referee's state (match None)"
         assert ui.poll() is None
     finally:
         ui.terminate()

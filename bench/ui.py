@@ -1,0 +1,195 @@
+"""How soon does the touchscreen show a state change, how long does ``devetka ui`` take to start, what memory
+does it take?
+
+    python bench/ui.py [--quick] [--changes N] [--starts N]
+
+Each part runs under an Xvfb of its own (800x480x24, rendered by Mesa's llvmpipe: no GPU here), against
+``devetka run`` as a child process (tests/live.py's ``Daemon``, the settle timer at an hour):
+
+(a) a state change to the screen: the app is built in this process into its window, and the event loop
+    is pumped as ``App.run`` does (``EventLoop.idle``: the clock, then input, then a frame, at most 60 a
+    second). A second client of the local API turns rack mode on and off, N times; each time is from
+    just before the request is written to the first frame swapped (``Window.on_flip``) after the live
+    screen's banner text changed. p50, p95 and max, in ms and in frames of 60 Hz.
+(b) cold start: ``devetka ui`` spawned (``scoreboard.ui.command.start_ui``) to its stderr line "devetka ui:
+    showing the referee's state", written at the first frame swapped with the state on it. K times.
+(c) the resident memory of a ``devetka ui`` process (VmRSS, VmHWM from /proc/PID/status): once showing,
+    and after N more state changes (rack mode on and off) have reached it.
+
+Not pinned to a core: the UI, its X server and the daemon are three processes, as on the Pi (four cores).
+Nothing here is asserted by the test suite but the output's shape.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scoreboard.ui.command import KIVY_ENV  # noqa: E402
+
+os.environ.update(KIVY_ENV)  # (a) runs the app in this process: as devetka ui does
+
+from bench._common import print_header  # noqa: E402
+from tests.live import TIMEOUT, Daemon  # noqa: E402
+from tests.ui.conftest import start_xvfb  # noqa: E402 (also sets Kivy's environment: no log, a fresh KIVY_HOME)
+
+FRAME_MS = 1000 / 60
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def change_to_screen(socket_path: Path, changes: int) -> list[float]:
+    """(a): ms from each request to the first frame swapped after the screen showed its state."""
+    from kivy.base import EventLoop
+    from kivy.config import Config
+
+    Config.set("graphics", "width", "800")
+    Config.set("graphics", "height", "480")
+    for name, _ in Config.items("input"):
+        Config.remove_option("input", name)
+    from kivy.core.window import Window
+
+    from scoreboard.ui.app import DevetkaApp
+    from tests.live import Client
+
+    EventLoop.ensure_window()
+    app = DevetkaApp(socket_path=str(socket_path))
+    root = app.build()
+    app.root = root
+    Window.add_widget(root)
+    app.connect()
+    deadline = time.monotonic() + TIMEOUT
+    while not app.view.has_match:
+        EventLoop.idle()
+        if time.monotonic() > deadline:
+            raise SystemExit("bench/ui.py: the app never showed the match")
+    banner = app.manager.get_screen("live").ids.warning
+    shown: list[float] = []
+    flips: list[float] = []
+    banner.bind(text=lambda *_args: shown.append(time.perf_counter()))
+    Window.bind(on_flip=lambda *_args: flips.append(time.perf_counter()))
+    table = Client(socket_path)
+    table.line()  # the state on connecting
+    latencies = []
+    for n in range(changes):
+        on = n % 2 == 0
+        for _ in range(3):
+            EventLoop.idle()  # the frame of the last change is out: nothing pending
+        shown.clear()
+        flips.clear()
+        start = time.perf_counter()
+        answer = table.request({"cmd": "rack_mode", "on": on})
+        assert answer["ok"], answer
+        while not shown or not [t for t in flips if t >= shown[0]]:
+            EventLoop.idle()
+            if time.perf_counter() - start > TIMEOUT:
+                raise SystemExit("bench/ui.py: a change never reached the screen")
+        assert banner.text.startswith("RACKING") == on
+        latencies.append((min(t for t in flips if t >= shown[0]) - start) * 1000)
+    table.close()
+    app.dispatch("on_stop")
+    return latencies
+
+
+def memory(pid: int) -> dict[str, int]:
+    """VmRSS and VmHWM of a process, in kB."""
+    out = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "VmHWM"):
+            out[name] = int(value.split()[0])
+    return out
+
+
+def start_process(socket_path: Path, display: str, home: str) -> tuple[subprocess.Popen, float, queue.Queue]:
+    """(b): spawn ``devetka ui``; seconds until it says the state is drawn."""
+    from scoreboard.ui.command import start_ui
+
+    env = dict(os.environ, DISPLAY=display, KIVY_HOME=home)
+    lines: queue.Queue = queue.Queue()
+    start = time.perf_counter()
+    ui = start_ui(socket_path, size="800x480", env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    threading.Thread(target=lambda: [lines.put(line) for line in ui.stderr], daemon=True).start()
+    while True:
+        try:
+            line = lines.get(timeout=TIMEOUT).decode()
+        except queue.Empty:
+            ui.kill()
+            raise SystemExit("bench/ui.py: devetka ui never said it was showing the state") from None
+        if line.startswith("devetka ui: showing"):
+            return ui, time.perf_counter() - start, lines
+
+
+def main() -> int:
+    options = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    options.add_argument("--quick", action="store_true", help="few changes and starts (the suite's check)")
+    options.add_argument("--changes", type=int, default=300, help="state changes timed in (a) and sent in (c)")
+    options.add_argument("--starts", type=int, default=5, help="cold starts timed in (b)")
+    args = options.parse_args()
+    if args.quick:
+        args.changes, args.starts = 10, 1
+    print_header("not pinned: the UI, Xvfb and the daemon are separate processes, as on the Pi")
+    xvfb, display = start_xvfb()
+    os.environ["DISPLAY"] = display
+    try:
+        with tempfile.TemporaryDirectory(prefix="devetka-bench-ui-") as folder:
+            daemon = Daemon(Path(folder))
+            daemon.start()
+            try:
+                client = daemon.client()
+                assert client.request({"cmd": "new_match"})["ok"]
+                client.close()
+                report(daemon.socket, display, folder, args)
+            finally:
+                daemon.kill()
+    finally:
+        xvfb.terminate()
+        xvfb.wait(timeout=TIMEOUT)
+    return 0
+
+
+def report(socket_path: Path, display: str, folder: str, args: argparse.Namespace) -> None:
+    from tests.live import Client
+
+    starts, ui = [], None
+    for n in range(args.starts):
+        ui, seconds, lines = start_process(socket_path, display, os.path.join(folder, f"kivy{n}"))
+        starts.append(seconds)
+        if n < args.starts - 1:
+            ui.terminate()
+            ui.wait(timeout=TIMEOUT)
+    print(f"(b) cold start, spawn to the state drawn: min {min(starts):.2f} s, median "
+          f"{statistics.median(starts):.2f} s, max {max(starts):.2f} s ({len(starts)} starts)")
+    at_start = memory(ui.pid)
+    table = Client(socket_path)
+    table.line()
+    for n in range(args.changes):
+        assert table.request({"cmd": "rack_mode", "on": n % 2 == 0})["ok"]
+    time.sleep(2.0)  # let the UI catch up with the last broadcasts: it says nothing per frame
+    after = memory(ui.pid)
+    table.close()
+    ui.terminate()
+    ui.wait(timeout=TIMEOUT)
+    print(f"(c) devetka ui resident memory: {at_start['VmRSS'] / 1024:.1f} MiB once showing; "
+          f"{after['VmRSS'] / 1024:.1f} MiB after {args.changes} more changes (peak {after['VmHWM'] / 1024:.1f} MiB)")
+    latencies = change_to_screen(socket_path, args.changes)
+    p50, p95, worst = statistics.median(latencies), percentile(latencies, 0.95), max(latencies)
+    print(f"(a) state change to the screen: p50 {p50:.1f} ms ({p50 / FRAME_MS:.2f} frames), p95 {p95:.1f} ms "
+          f"({p95 / FRAME_MS:.2f} frames), max {worst:.1f} ms ({len(latencies)} changes, frames of 60 Hz)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
