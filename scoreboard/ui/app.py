@@ -15,7 +15,6 @@ so the doctests run anywhere; ``DevetkaApp.build`` does the rest.
 from __future__ import annotations
 
 import math
-import os
 import sys
 from pathlib import Path
 from typing import Any

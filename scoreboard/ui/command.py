@@ -15,7 +15,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 #: Kivy's settings for ``devetka ui``, read when Kivy is first imported: our arguments are not Kivy's; Kivy
 #: logs but leaves stderr alone; the clock's wait between frames ends as soon as a state is handed over
 #: (the "interrupt" clock), so a change is drawn at the next frame rather than one frame later.
