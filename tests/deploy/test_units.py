@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -196,3 +197,51 @@ def test_the_daemons_command_line_is_one_devetka_accepts():
     program, *words = unit(DAEMON_UNIT)["ExecStart"][0].split()
     args = parser().parse_args(words)
     assert (Path(program).name, args.command, args.config) == ("devetka", "run", "/etc/devetka/table.toml")
+
+
+def test_the_kiosks_command_line_is_one_devetka_accepts():
+    from scoreboard.cli import parser
+
+    program, *words = unit(UI_UNIT)["ExecStart"][0].split()
+    args = parser().parse_args(words)
+    assert (Path(program).name, args.command, args.config, args.fullscreen) == \
+        ("devetka", "ui", "/etc/devetka/table.toml", True)
+
+
+def test_the_kiosk_runs_on_the_shipped_kivy_config_with_one_input_provider(tmp_path):
+    """``devetka ui --fullscreen`` as the unit starts it (Xvfb for the screen), Kivy's home holding the shipped
+    config.ini: the main loop starts, and Kivy creates the one touch provider and no mouse provider."""
+    from tests.live import Daemon
+    from tests.ui.conftest import start_xvfb
+
+    home = tmp_path / "kivy"
+    home.mkdir()
+    shutil.copy(REPO / "deploy/kivy/config.ini", home / "config.ini")
+    daemon = Daemon(tmp_path)
+    daemon.start()
+    xvfb, display = start_xvfb()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KIVY_")}
+    env.update(DISPLAY=display, KIVY_HOME=str(home), KIVY_NO_ARGS="1", KIVY_NO_FILELOG="1",
+               KCFG_KIVY_LOG_LEVEL="debug")  # Kivy names each input provider it creates at debug level
+    ui = subprocess.Popen([str(Path(sys.executable).parent / "devetka"), "ui", "--config", str(daemon.config),
+                           "--socket", str(daemon.socket), "--fullscreen"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    log = []
+    hung = threading.Timer(120, ui.kill)  # a UI that never starts its loop is stopped, and the test fails
+    hung.start()
+    try:
+        for line in ui.stderr:  # ends when the UI exits
+            log.append(line)
+            if "Start application main loop" in line:
+                break
+        assert any("Start application main loop" in line for line in log), "".join(log[-30:])
+        providers = [line.split("Create provider from ", 1)[1].strip() for line in log if "Create provider" in line]
+        assert providers == ["probesysfs,provider=hidinput"], providers
+        assert (home / "config.ini").read_bytes() == (REPO / "deploy/kivy/config.ini").read_bytes()
+    finally:
+        hung.cancel()
+        ui.kill()
+        ui.wait(timeout=60)
+        xvfb.terminate()
+        xvfb.wait(timeout=60)
+        daemon.kill()
