@@ -263,6 +263,7 @@ class Referee:
         out["match_id"] = self.match_id
         out["health"] = list(self.health.values())
         out["rack_mode"] = self.rack_mode
+        out["shot_in_progress"] = match is not None and match.state.shot is not None
         if match is None:
             out.update(last_verdict=None, undo=None, rules=None)
             return out

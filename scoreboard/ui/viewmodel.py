@@ -47,9 +47,6 @@ FOUL_REASONS = (
 #: Health statuses that mean a sensor line or the link is down (the others are events, not a state).
 DOWN = frozenset({"fault", "offline"})
 
-#: Inputs that belong to a shot in progress: an undo target of one of these means a shot is on.
-SHOT_INPUTS = frozenset({"strike", "first_contact", "cushion", "pocket"})
-
 
 @dataclass(frozen=True)
 class Ball:
@@ -170,7 +167,7 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
     verdict = state.get("last_verdict")
     live = winner is None
     awaiting = bool(state.get("awaiting_choice")) and live
-    in_shot = (state.get("undo") or {}).get("type") in SHOT_INPUTS
+    in_shot = bool(state.get("shot_in_progress"))
     broken = in_shot or (verdict is not None and verdict.get("rack") == state.get("rack"))
     summary = _summary(state, verdict)
     screen = "choice" if awaiting else "summary" if winner is not None else "live"
