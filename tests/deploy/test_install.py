@@ -195,9 +195,12 @@ def test_staging_needs_no_root_and_leaves_owners_to_the_runner():
     stage = Path(tempfile.mkdtemp(prefix="devetka-stage-"))  # /tmp itself: nobody may not enter pytest's tmp
     try:
         os.chmod(stage, 0o755)
+        # A copy of deploy/: the checkout may be where nobody cannot read (a clone under /root).
+        install = shutil.copytree(INSTALL.parent, stage / "repo" / "deploy") / INSTALL.name
+        os.chmod(stage / "repo", 0o755)
         shutil.chown(stage, "nobody")
         out = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
-                              "bash", str(INSTALL), "--root", str(stage / "root")],
+                              "bash", str(install), "--root", str(stage / "root")],
                              capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
         assert out.returncode == 0, out.stderr
         assert manifest(stage / "root")["/etc/mosquitto/devetka.passwd"][2] == "mosquitto:mosquitto"
