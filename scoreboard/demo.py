@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import os
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -43,6 +44,8 @@ STRIKE_PULSE = 0.005  # seconds the strike line is held high: above the glitch f
 STRIKE_SPACING = 0.3  # seconds between strikes at least: the strike line's lockout is 250 ms
 SETTLE_FLOOR = 0.3  # the settle timer is never compressed below this: a shot's inputs must arrive inside it
 APPLY_TIMEOUT = 10.0  # seconds the daemon may take to apply one input before the demo gives up
+SCREEN_TIMEOUT = 30.0  # seconds the touchscreen may take to come up (Kivy's cold start is 1-3 s)
+HOLD_AT_END = 5.0  # seconds the last screen stays up before the demo closes it
 
 
 class DemoFailed(Exception):
@@ -376,10 +379,46 @@ port = {options.broker[1]}
     return config
 
 
-def play(options: DemoOptions, out: Callable[[str], None] = print) -> dict[str, Any]:
+class Touchscreen:
+    """``devetka ui`` beside the demo, a process of its own on the daemon's socket; what it says goes to stderr.
+
+    ``shown`` is set once it draws the referee's state: the screen is up.
+    """
+
+    UP = "devetka ui: showing the referee's state"
+
+    def __init__(self, socket_path: str) -> None:
+        from scoreboard.ui.command import start_ui
+
+        env = dict(os.environ, KIVY_NO_CONSOLELOG="1")  # Kivy's chatter off; its errors and ours still come
+        self.process = start_ui(socket_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.shown = threading.Event()
+        threading.Thread(target=self._relay, name="demo touchscreen", daemon=True).start()
+
+    def _relay(self) -> None:
+        for raw in self.process.stderr:
+            line = raw.decode(errors="replace")
+            if line.startswith(self.UP):
+                self.shown.set()
+            sys.stderr.write(line)
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        """Close the window (SIGTERM; SIGKILL if it lingers)."""
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def play(options: DemoOptions, out: Callable[[str], None] = print, screen: bool = False) -> dict[str, Any]:
     """Run the daemon in this process and the simulated table beside it; the last state served.
 
-    Raises ``DemoFailed`` when the daemon did not referee what was played.
+    With ``screen`` the touchscreen (``devetka ui``) shows the match too, and the
+    last screen stays up ``HOLD_AT_END`` seconds. Raises ``DemoFailed`` when the
+    daemon did not referee what was played.
     """
     from gpiozero.pins.mock import MockFactory
 
@@ -408,14 +447,25 @@ def play(options: DemoOptions, out: Callable[[str], None] = print) -> dict[str, 
             loop = asyncio.get_running_loop()
 
             def run() -> None:
-                api = None
+                api = touchscreen = None
                 try:
+                    if screen:
+                        touchscreen = Touchscreen(config.api.socket)
+                        if touchscreen.shown.wait(SCREEN_TIMEOUT):
+                            out("devetka demo: the touchscreen shows the match")
+                        else:
+                            out(f"devetka demo: the touchscreen did not come up within {SCREEN_TIMEOUT:g} s: "
+                                "playing on without it")
                     api = ApiClient(config.api.socket, on_state=show)
                     conductor = Conductor(api, mcu, strike_pin, options.speed)
                     outcome["state"] = conductor.play(demo_table(options).play_match(), options.racks)
+                    if touchscreen is not None and touchscreen.process.poll() is None:
+                        time.sleep(HOLD_AT_END)  # the last ruling, or the summary, stays up a moment
                 except BaseException as error:  # reported by play(), after the daemon has stopped cleanly
                     outcome["error"] = error
                 finally:
+                    if touchscreen is not None:
+                        touchscreen.close()
                     if api is not None:
                         api.close()
                     outcome["finished"] = True
@@ -485,6 +535,16 @@ def _private_broker(stack: contextlib.ExitStack) -> tuple[str, int] | None:
     return broker.host, broker.port
 
 
+def has_display(environ: dict[str, str] | None = None) -> bool:
+    """Is there a screen for the touchscreen's window (X11 or Wayland)?
+
+    >>> has_display({"DISPLAY": ":0"}), has_display({})
+    (True, False)
+    """
+    environ = os.environ if environ is None else environ
+    return bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"))
+
+
 def _run(options: DemoOptions, headless: bool) -> int:
     store = options.store or "a temporary store (removed at exit; --store FILE keeps it)"
     length = f"{options.racks} rack{'s' * (options.racks != 1)}" if options.racks else "the whole match"
@@ -494,14 +554,16 @@ def _run(options: DemoOptions, headless: bool) -> int:
         host, port = options.broker
         print(f"devetka demo: MQTT on {host}:{port}: mosquitto_sub -h {host} -p {port} -t "
               f"'devetka/{options.table}/#' -v", flush=True)
-    if not headless:
-        print("devetka demo: the touchscreen is not built yet: the match is shown here", flush=True)
+    screen = not headless and has_display()
+    if not headless and not screen:
+        print("devetka demo: no display (DISPLAY is not set): the match is shown here, not on the touchscreen",
+              flush=True)
 
     def out(line: str) -> None:
         print(line, flush=True)
 
     try:
-        state = play(options, out)
+        state = play(options, out, screen=screen)
     except DemoFailed as error:
         print(f"devetka demo: {error}", file=sys.stderr)
         return 1
@@ -534,4 +596,5 @@ def register(commands: argparse._SubParsersAction) -> None:
     dm.set_defaults(run=run)
 
 
-__all__ = ["ApiClient", "Conductor", "DemoFailed", "DemoOptions", "TerminalView", "play", "register"]
+__all__ = ["ApiClient", "Conductor", "DemoFailed", "DemoOptions", "TerminalView", "Touchscreen", "has_display", "play",
+           "register"]
