@@ -38,9 +38,10 @@ from scoreboard.match import Match
 from scoreboard.rules import RuleError, Step
 from scoreboard.sensing import Health
 from scoreboard.shots import DEFAULT_SETTLE_AFTER, SettleTimer
+from scoreboard.stats import counts
 from scoreboard.store import Store, StoreError
 
-COMMANDS = "new_match, rack_mode, state"
+COMMANDS = "new_match, rack_mode, state, stats"
 
 
 class Reply(NamedTuple):
@@ -165,6 +166,8 @@ class Referee:
             return self._new_match(request.get("match_start"))
         if cmd == "rack_mode":
             return self._rack_mode(request.get("on"))
+        if cmd == "stats":
+            return Reply(True, dict(self.state(), stats=self.stats()))
         if isinstance(cmd, str):
             return Reply(False, error=f"unknown command {cmd!r} (known: {COMMANDS})")
         return Reply(False, error=f"cmd must be a string naming a command ({COMMANDS})")
@@ -273,6 +276,17 @@ class Referee:
         out["undo"] = to_json(target) if target is not None else None
         out["rules"] = match.match_start.options.to_json()
         return out
+
+    def stats(self) -> dict[str, Any] | None:
+        """The summary screen's counts (``scoreboard.stats``): the whole match, and the last shot's rack.
+
+        Asked for, not in every state: it reads every shot of the match.
+        """
+        if self.match is None:
+            return None
+        verdicts = [line.verdict for line in self.match.shot_lines()]
+        rack = verdicts[-1].rack if verdicts else self.match.state.table.rack
+        return {"match": counts(verdicts), "rack": counts(verdicts, rack), "of_rack": rack}
 
     def close(self) -> None:
         self.store.close()

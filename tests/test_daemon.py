@@ -80,7 +80,7 @@ def test_undo_is_stored_and_takes_back_the_last_change(referee, tmp_path):
 
 def test_commands(referee):
     assert referee.handle({"cmd": "state"}).state == referee.state()
-    known = "(known: new_match, rack_mode, state)"
+    known = "(known: new_match, rack_mode, state, stats)"
     assert referee.handle({"cmd": "shutdown"}).error == f"unknown command 'shutdown' {known}"
     assert "cmd must be a string" in referee.handle({"cmd": 3}).error
     assert "match_start must be the match_start input" in referee.handle({"cmd": "new_match", "match_start": 3}).error
@@ -256,3 +256,18 @@ def test_rack_mode_is_told_to_the_sources_served_and_ended_by_a_strike(referee):
         assert referee.handle({"type": "strike"}).state["rack_mode"] is False and source.rack_mode is False
     finally:
         source.close()
+
+
+def test_stats_count_the_match_and_the_last_shots_rack(referee):
+    assert referee.handle({"cmd": "stats"}).state["stats"] is None
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    bad_hit = [{"type": "strike"}, {"type": "first_contact", "ball": 5}, {"type": "cushion", "ball": 5},
+               {"type": "settle"}]
+    for item in [*LEGAL_BREAK, *bad_hit, {"type": "strike"}, {"type": "first_contact", "ball": 1},
+                 {"type": "pocket", "ball": 1}, {"type": "pocket", "ball": 9}, {"type": "settle"},
+                 {"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
+                 {"type": "settle"}]:
+        assert referee.handle(item).ok, item
+    stats = referee.handle({"cmd": "stats"}).state["stats"]
+    assert stats["match"] == {"balls": [3, 0], "fouls": [0, 1], "break_and_runs": [1, 0], "nines_on_break": [1, 0]}
+    assert stats["of_rack"] == 2 and stats["rack"]["nines_on_break"] == [1, 0] and stats["rack"]["fouls"] == [0, 0]

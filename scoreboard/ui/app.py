@@ -32,7 +32,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.uix.widget import Widget
 
 from scoreboard.ui.client import ApiClient
-from scoreboard.ui.viewmodel import Player, View, match_start, next_screen, view
+from scoreboard.ui.viewmodel import Player, View, match_start, next_screen, stats_text, view
 
 KV_DIR = Path(__file__).with_name("kv")
 #: The design size: the official 7" Pi touchscreen. Everything scales with the window from it.
@@ -249,6 +249,8 @@ class DevetkaApp(App):
     """
 
     view = ObjectProperty(view(None), rebind=True)
+    stats = StringProperty("")
+    """The summary's counts, asked of the daemon when the summary opens (``{"cmd": "stats"}``)."""
     message = StringProperty("")
     """The last refusal or failure, in the daemon's words, until the next tap or a few seconds."""
     u = NumericProperty(1.0)
@@ -338,6 +340,11 @@ class DevetkaApp(App):
             self.say(answer.get("error") or "refused")
             return
         self.say("")
+        if answer.get("request") == {"cmd": "stats"}:
+            state = answer.get("state") or {}
+            self.stats = stats_text(state.get("stats"), state.get("players") or (),
+                                    state.get("match_winner") is not None)
+            return
         if answer.get("state") is not None:  # the state after this tap: its broadcast follows, same state
             self.state = answer["state"]
         if self.manager is not None and self.manager.current not in ("live", "choice", "summary"):

@@ -306,19 +306,17 @@ def _picker(verdict: dict) -> Picker | None:
 
 
 def _summary(state: dict, verdict: dict | None) -> Summary | None:
-    """The rack or match just won, while its last shot is the last ruling."""
+    """The match once won (by the 9 or conceded), or the rack just won while its last shot is the last ruling."""
+    players, score = state["players"], state["score"]
+    detail = f"{players[0]} {score[0]}  –  {score[1]} {players[1]}"
+    winner = state.get("match_winner")
+    if winner is not None:
+        return Summary((state.get("match_id"), "match"), f"{players[winner]} wins the match", detail, True)
     if verdict is None or verdict.get("rack_winner") is None:
         return None
-    players, score = state["players"], state["score"]
-    winner = verdict["rack_winner"]
-    match_over = state.get("match_winner") is not None
-    title = (f"{players[winner]} wins the match" if match_over
-             else f"{players[winner]} wins rack {verdict['rack']}")
-    detail = f"{players[0]} {score[0]}  –  {score[1]} {players[1]}"
-    if not match_over:
-        detail += f"   ·   {players[state['breaker']]} breaks rack {state['rack']}"
+    detail += f"   ·   {players[state['breaker']]} breaks rack {state['rack']}"
     key = (state.get("match_id"), verdict["rack"], verdict["shot"])
-    return Summary(key, title, detail, match_over)
+    return Summary(key, f"{players[verdict['rack_winner']]} wins rack {verdict['rack']}", detail, False)
 
 
 def _health(reports: list[dict]) -> tuple[bool, str]:
@@ -416,3 +414,26 @@ def next_screen(current: str, shown: View, dismissed: set | frozenset = frozense
     if shown.screen == "summary":
         return "live"
     return shown.screen
+
+
+STATS_ROWS = (("Balls pocketed", "balls"), ("Fouls", "fouls"), ("Break-and-runs", "break_and_runs"),
+              ("Nines on the break", "nines_on_break"))
+
+
+def stats_text(stats: dict[str, Any] | None, players: list[str] | tuple[str, ...], match_over: bool) -> str:
+    """The summary's counts, one line each: the match's when it is over, else the rack's.
+
+    >>> print(stats_text({"rack": {"balls": [4, 2], "fouls": [0, 1], "break_and_runs": [0, 0],
+    ...                            "nines_on_break": [0, 0]}}, ["Ana", "Ben"], False))
+    Balls pocketed:  Ana 4  ·  Ben 2
+    Fouls:  Ana 0  ·  Ben 1
+    Break-and-runs:  Ana 0  ·  Ben 0
+    Nines on the break:  Ana 0  ·  Ben 0
+    """
+    if not stats or not players:
+        return ""
+    counted = stats.get("match" if match_over else "rack")
+    if not counted:
+        return ""
+    return "\n".join(f"{label}:  {players[0]} {counted[key][0]}  ·  {players[1]} {counted[key][1]}"
+                     for label, key in STATS_ROWS)

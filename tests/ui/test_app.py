@@ -211,6 +211,10 @@ def test_a_rack_won_shows_the_summary_then_the_next_rack(screen, table):
     assert screen.text("title") == "Ana wins rack 1"
     assert screen.text("detail") == "Ana 1  –  0 Ben   ·   Ana breaks rack 2"
     assert screen.text("next") == "Next rack"
+    screen.wait_for(lambda: screen.text("stats"), "the rack's counts")
+    assert screen.text("stats").splitlines() == [
+        "Balls pocketed:  Ana 1  ·  Ben 0", "Fouls:  Ana 0  ·  Ben 0", "Break-and-runs:  Ana 1  ·  Ben 0",
+        "Nines on the break:  Ana 1  ·  Ben 0"]
     screen.tap_id("next")
     assert screen.current == "live"
     assert screen.text("rack") == "Rack 2" and screen.balls() == list(range(1, 10))
@@ -312,7 +316,14 @@ def test_screenshots_of_every_screen(screen, table, size):
     screen.tap_text("Back")
     table.play({"type": "strike"}, {"type": "pocket", "ball": 9}, {"type": "settle"})
     screen.wait_for(lambda: screen.current == "summary", "the rack summary")
+    screen.wait_for(lambda: screen.text("stats"), "the rack's counts")
     shots.append(screen.screenshot("rack-summary"))
+    screen.tap_id("next")
+    table.play({"type": "concede", "player": 0, "scope": "match"})
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("title") == "Ben wins the match",
+                    "the match summary")
+    screen.wait_for(lambda: screen.text("stats"), "the match's counts")
+    shots.append(screen.screenshot("match-summary"))
     from kivy.core.image import Image
 
     for path in shots:
