@@ -41,7 +41,7 @@ from scoreboard.shots import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.stats import counts
 from scoreboard.store import Store, StoreError
 
-COMMANDS = "new_match, rack_mode, state, stats"
+COMMANDS = "names, new_match, rack_mode, state, stats"
 
 
 class Reply(NamedTuple):
@@ -166,6 +166,8 @@ class Referee:
             return self._new_match(request.get("match_start"))
         if cmd == "rack_mode":
             return self._rack_mode(request.get("on"))
+        if cmd == "names":
+            return Reply(True, dict(self.state(), names=self.store.player_names()))
         if cmd == "stats":
             return Reply(True, dict(self.state(), stats=self.stats()))
         if isinstance(cmd, str):

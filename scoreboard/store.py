@@ -225,6 +225,17 @@ class Store:
         except InputError as error:
             raise StoreError(f"match {match_id} holds an input that does not parse: {error}") from None
 
+    def player_names(self, limit: int = 8) -> list[str]:
+        """Names that played here, the most recent first, each once: the setup screen offers them."""
+        names: list[str] = []
+        for (players,) in self._db.execute("SELECT players FROM matches ORDER BY id DESC LIMIT 200"):
+            for name in orjson.loads(players):
+                if name not in names:
+                    names.append(name)
+            if len(names) >= limit:
+                break
+        return names[:limit]
+
     def matches(self) -> list[MatchSummary]:
         """Every stored match, oldest first; score and winner folded from each log."""
         rows = self._db.execute(

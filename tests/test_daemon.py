@@ -80,7 +80,7 @@ def test_undo_is_stored_and_takes_back_the_last_change(referee, tmp_path):
 
 def test_commands(referee):
     assert referee.handle({"cmd": "state"}).state == referee.state()
-    known = "(known: new_match, rack_mode, state, stats)"
+    known = "(known: names, new_match, rack_mode, state, stats)"
     assert referee.handle({"cmd": "shutdown"}).error == f"unknown command 'shutdown' {known}"
     assert "cmd must be a string" in referee.handle({"cmd": 3}).error
     assert "match_start must be the match_start input" in referee.handle({"cmd": "new_match", "match_start": 3}).error
@@ -271,3 +271,10 @@ def test_stats_count_the_match_and_the_last_shots_rack(referee):
     stats = referee.handle({"cmd": "stats"}).state["stats"]
     assert stats["match"] == {"balls": [3, 0], "fouls": [0, 1], "break_and_runs": [1, 0], "nines_on_break": [1, 0]}
     assert stats["of_rack"] == 2 and stats["rack"]["nines_on_break"] == [1, 0] and stats["rack"]["fouls"] == [0, 0]
+
+
+def test_names_played_here_are_offered_most_recent_first(referee):
+    assert referee.handle({"cmd": "names"}).state["names"] == []
+    for players in (["Ana", "Ben"], ["Mia", "Ana"]):
+        referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, players=players)})
+    assert referee.handle({"cmd": "names"}).state["names"] == ["Mia", "Ana", "Ben"]

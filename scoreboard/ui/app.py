@@ -24,7 +24,14 @@ from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.graphics import Color, Ellipse, Line, Mesh
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
@@ -181,8 +188,16 @@ class SetupScreen(DevetkaScreen):
     strike_sensed = BooleanProperty(False)
     three_foul_rule = BooleanProperty(True)
 
+    known = ListProperty()
+    """Names that played at this table, most recent first (the daemon's ``names``): a tap fills a field."""
+    target = StringProperty("name0")
+    """The name field a tapped known name goes into: the one last touched, else player 1's."""
+
     def on_pre_enter(self, *_args: Any) -> None:
-        defaults = App.get_running_app().setup_defaults()
+        app = App.get_running_app()
+        app.send({"cmd": "names"})
+        self.target = "name0"
+        defaults = app.setup_defaults()
         self.ids.name0.text, self.ids.name1.text = defaults["players"]
         self.ids.race0.value, self.ids.race1.value = defaults["race"]
         self.breaker = defaults["breaker"]
@@ -191,6 +206,11 @@ class SetupScreen(DevetkaScreen):
         self.rails_sensed = rules.get("rails_sensed", True)
         self.strike_sensed = rules.get("strike_sensed", False)
         self.three_foul_rule = rules.get("three_foul_rule", True)
+
+    def fill(self, name: str) -> None:
+        """A known name into the target field; the next one goes into the other field."""
+        self.ids[self.target].text = name
+        self.target = "name1" if self.target == "name0" else "name0"
 
     def start(self) -> None:
         rules = {"break": "alternate" if self.alternate else "winner", "rails_sensed": self.rails_sensed,
@@ -340,6 +360,9 @@ class DevetkaApp(App):
             self.say(answer.get("error") or "refused")
             return
         self.say("")
+        if answer.get("request") == {"cmd": "names"}:
+            self.manager.get_screen("setup").known = (answer.get("state") or {}).get("names") or []
+            return
         if answer.get("request") == {"cmd": "stats"}:
             state = answer.get("state") or {}
             self.stats = stats_text(state.get("stats"), state.get("players") or (),

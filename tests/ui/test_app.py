@@ -328,3 +328,21 @@ def test_screenshots_of_every_screen(screen, table, size):
 
     for path in shots:
         assert Image(str(path)).size == size, path
+
+
+def test_names_played_here_before_are_offered_on_the_setup_screen(screen, table):
+    table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=["Mia", "Noa"])})
+    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == "Mia to shoot: BALL IN HAND",
+                    "Mia and Noa's match")
+    screen.tap_id("more")
+    screen.tap_id("new_match")
+    assert screen.current == "setup"
+    screen.wait_for(lambda: screen.visible(screen.widget("known0")), "the names played here")
+    assert [screen.text(f"known{i}") for i in range(3)] == ["Mia", "Noa", ""]
+    screen.tap_id("name1")
+    screen.tap_id("known0")
+    screen.tap_id("known1")
+    assert (screen.text("name0"), screen.text("name1")) == ("Noa", "Mia")
+    screen.tap_id("start")
+    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == "Noa to shoot: BALL IN HAND",
+                    "the new match, names swapped")
