@@ -234,7 +234,7 @@ def _idle_buttons() -> dict[str, Button]:
 _BUTTON_TEXT = {
     "push_out": "Push out", "accept": "Shoot", "pass": "Pass back", "undo": "Undo", "fouls": "Foul…",
     "miss": "Miss", "pick": "Which ball?", "rack_mode": "Racking", "stalemate": "Stalemate",
-    "concede": "Concede rack", "new_match": "New match",
+    "concede": "Concede the rack", "concede_match": "Concede the match", "new_match": "New match",
 }
 
 
@@ -243,6 +243,7 @@ def _buttons(state: dict, live: bool, awaiting: bool, broken: bool, in_shot: boo
     shooter = state.get("shooter")
     rack_mode = bool(state.get("rack_mode"))
     undo_type = (state.get("undo") or {}).get("type")
+    who = state["players"][shooter] if shooter in (0, 1) else "The shooter"
     push_out = (bool(state.get("push_out_allowed")) and live and not awaiting and not in_shot
                 and not state.get("push_out"))
     text = dict(_BUTTON_TEXT)
@@ -258,8 +259,10 @@ def _buttons(state: dict, live: bool, awaiting: bool, broken: bool, in_shot: boo
         "pick": Button(text["pick"], verdict is not None and bool(verdict.get("assumed"))),
         "rack_mode": Button(text["rack_mode"], live, {"cmd": "rack_mode", "on": not rack_mode}),
         "stalemate": Button(text["stalemate"], live and broken and not in_shot, {"type": "stalemate"}),
-        "concede": Button(text["concede"], live and shooter is not None and not in_shot,
+        "concede": Button(f"{who} concedes the rack", live and shooter is not None and not in_shot,
                           {"type": "concede", "player": shooter, "scope": "rack"}),
+        "concede_match": Button(f"{who} concedes the match", live and shooter is not None and not in_shot,
+                                {"type": "concede", "player": shooter, "scope": "match"}),
         "new_match": Button(text["new_match"], True),
     }
 

@@ -346,3 +346,14 @@ def test_names_played_here_before_are_offered_on_the_setup_screen(screen, table)
     screen.tap_id("start")
     screen.wait_for(lambda: screen.current == "live" and screen.text("status") == "Noa to shoot: BALL IN HAND",
                     "the new match, names swapped")
+
+
+def test_the_shooter_concedes_the_match_from_the_more_screen(screen, table):
+    started(screen, table)
+    table.play(*LEGAL_BREAK)
+    screen.wait_for(lambda: screen.text("status") == "Ben to shoot", "Ben at the table")
+    screen.tap_id("more")
+    assert screen.text("concede_match") == "Ben concedes the match"
+    screen.tap_id("concede_match")
+    screen.wait_for(lambda: screen.current == "summary", "the match summary")
+    assert screen.text("title") == "Ana wins the match" and screen.text("detail") == "Ana 0  –  0 Ben"
