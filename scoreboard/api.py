@@ -259,7 +259,7 @@ async def _watchdog(interval: float) -> None:
         await asyncio.sleep(interval)
 
 
-async def serve(config, sources=(), on_serving: Callable[[Server], None] | None = None) -> int:
+async def serve(config, sources=(), on_serving: Callable[[Server], None] | None = None, overrides=None) -> int:
     """The daemon for ``config`` (store, socket, settle timer, match defaults) with ``sources``, until stopped.
 
     ``on_serving`` is called with the ``Server`` once the store is replayed and the
@@ -279,6 +279,7 @@ async def serve(config, sources=(), on_serving: Callable[[Server], None] | None 
         for source in sources:
             source.close()
         return 2
+    referee.overrides = overrides
     try:
         if referee.moved_aside is not None:
             print(f"devetka run: the store was corrupt and was moved aside to {referee.moved_aside}; "
@@ -336,6 +337,31 @@ async def serve(config, sources=(), on_serving: Callable[[Server], None] | None 
 DEFAULT_CONFIG = "/etc/devetka/table.toml"
 
 
+def _config_path(args: argparse.Namespace) -> str | None:
+    return args.config or (DEFAULT_CONFIG if os.path.exists(DEFAULT_CONFIG) else None)
+
+
+def _with_overrides(args: argparse.Namespace, config):
+    """The config with the screen's settings (``settings.json`` beside the store) over it, and those settings.
+
+    A broken settings file is named on stderr and left out: the table starts on its config file alone.
+    """
+    import tomllib
+
+    from scoreboard.overrides import Overrides, path_beside
+
+    path = _config_path(args)
+    base = {}
+    if path is not None:
+        with open(path, "rb") as file:
+            base = tomllib.load(file)
+    overrides, problem = Overrides.open(path_beside(args.store or config.store.path), base)
+    if problem is not None:
+        print(f"devetka run: {problem}; starting on the config file alone", file=sys.stderr)
+        return config, overrides
+    return overrides.effective(), overrides
+
+
 def _settings(args: argparse.Namespace, command: str):
     """The config the command runs with: ``--config``, else the Pi's file where it exists, else the defaults.
 
@@ -343,7 +369,7 @@ def _settings(args: argparse.Namespace, command: str):
     """
     from scoreboard.config import Config, ConfigError, load
 
-    path = args.config or (DEFAULT_CONFIG if os.path.exists(DEFAULT_CONFIG) else None)
+    path = _config_path(args)
     if path is None:
         return Config()
     try:
@@ -358,6 +384,7 @@ def run(args: argparse.Namespace) -> int:
     config = _settings(args, "run")
     if config is None:
         return 2
+    config, overrides = _with_overrides(args, config)
     from scoreboard.sensors_cli import Usage, config_sources
 
     try:
@@ -367,7 +394,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     config = replace(config, store=replace(config.store, path=args.store or config.store.path),
                      api=replace(config.api, socket=args.socket or config.api.socket))
-    return asyncio.run(serve(config, sources))
+    return asyncio.run(serve(config, sources, overrides=overrides))
 
 
 def tap_request(socket_path: str, request: Any, timeout: float = 30.0) -> dict[str, Any]:

@@ -41,7 +41,7 @@ from scoreboard.shots import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.stats import counts
 from scoreboard.store import Store, StoreError
 
-COMMANDS = "names, new_match, rack_mode, state, stats"
+COMMANDS = "names, new_match, rack_mode, settings, state, stats"
 
 
 class Reply(NamedTuple):
@@ -86,6 +86,8 @@ class Referee:
         step is None."""
         self.health: dict[tuple[str, str], dict[str, Any]] = {}
         """The last word of each sensor line and link on itself, served in the state."""
+        self.overrides = None
+        """The screen's settings over the config file (``scoreboard.overrides``); None: not kept here."""
         self.resume_problem: str | None = None
         """Why the store's current match could not be resumed (then no match is served); None when it was."""
         try:
@@ -170,6 +172,8 @@ class Referee:
             return Reply(True, dict(self.state(), names=self.store.player_names()))
         if cmd == "stats":
             return Reply(True, dict(self.state(), stats=self.stats()))
+        if cmd == "settings":
+            return self._settings(request)
         if isinstance(cmd, str):
             return Reply(False, error=f"unknown command {cmd!r} (known: {COMMANDS})")
         return Reply(False, error=f"cmd must be a string naming a command ({COMMANDS})")
@@ -180,6 +184,26 @@ class Referee:
             return Reply(False, error="rack_mode needs on: true or false")
         self.set_rack_mode(on)
         return Reply(True, self.state(), changed=True)
+
+    def _settings(self, request: dict) -> Reply:
+        """Read the settings, or check and store changes (all or none); the settle time applies at once."""
+        from scoreboard.config import ConfigError
+        from scoreboard.overrides import LIVE
+
+        if self.overrides is None:
+            return Reply(False, error="settings: this daemon keeps no settings file (started without a data directory)")
+        changes = request.get("set")
+        restart = False
+        if changes is not None:
+            try:
+                config = self.overrides.set(changes)
+            except ConfigError as error:
+                return Reply(False, error=f"settings not saved: {error}")
+            except OSError as error:
+                return Reply(False, error=f"settings not saved: cannot write {self.overrides.path}: {error}")
+            self.timer.settle_after = config.shots.settle_after_s
+            restart = any(key not in LIVE for key in changes)
+        return Reply(True, dict(self.state(), settings=self.overrides.shown(), restart=restart))
 
     def set_rack_mode(self, on: bool) -> None:
         self.rack_mode = on
