@@ -225,10 +225,37 @@ class SettingsScreen(DevetkaScreen):
 
     pin = StringProperty("")
     unlocked = BooleanProperty(False)
-    details = StringProperty("")
+    mqtt = BooleanProperty(False)
+    gpio = BooleanProperty(False)
+    serial = BooleanProperty(False)
+    effective: dict[str, Any] = {}
+    """The daemon's settings in effect (``{"cmd": "settings"}``): what Save compares the fields with."""
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.pin, self.unlocked = "", False
+
+    def show_settings(self, effective: dict[str, Any]) -> None:
+        self.effective = effective
+        self.ids.table_id.text = str(effective.get("table.id") or "")
+        settle = effective.get("shots.settle_after_s")
+        self.ids.settle.text = f"{settle:g}" if isinstance(settle, int | float) else ""
+        self.ids.host.text = str(effective.get("mqtt.host") or "")
+        self.ids.port.text = str(effective.get("mqtt.port") or "")
+        self.mqtt = bool(effective.get("mqtt.enabled"))
+        self.gpio = bool(effective.get("sensors.gpio.enabled"))
+        self.serial = bool(effective.get("sensors.serial.enabled"))
+
+    def save(self) -> None:
+        """Send what differs from the daemon's settings; the daemon checks it and says what it refuses."""
+        fields = {"table.id": self.ids.table_id.text.strip(), "shots.settle_after_s": _number(self.ids.settle.text),
+                  "mqtt.host": self.ids.host.text.strip(), "mqtt.port": _number(self.ids.port.text),
+                  "mqtt.enabled": self.mqtt, "sensors.gpio.enabled": self.gpio, "sensors.serial.enabled": self.serial}
+        changes = {key: value for key, value in fields.items() if value != self.effective.get(key)}
+        app = App.get_running_app()
+        if not changes:
+            app.say("Nothing changed")
+            return
+        app.send({"cmd": "settings", "set": changes})
 
     def press(self, key: str) -> None:
         app = App.get_running_app()
@@ -237,12 +264,25 @@ class SettingsScreen(DevetkaScreen):
         elif key == "OK":
             if self.pin == app.table_config.ui.pin:
                 self.unlocked = True
-                self.details = app.settings_text()
+                app.send({"cmd": "settings"})
             else:
                 self.pin = ""
                 app.say("Wrong PIN")
         elif len(self.pin) < 8:
             self.pin += key
+
+
+def _number(text: str) -> Any:
+    """A typed number as JSON sends it; what is not a number goes as typed, for the daemon to refuse by name."""
+    text = text.strip()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text
 
 
 def _fill_balls(box: Widget, balls: list[tuple[Any, dict | None]]) -> None:
@@ -368,6 +408,14 @@ class DevetkaApp(App):
             self.stats = stats_text(state.get("stats"), state.get("players") or (),
                                     state.get("match_winner") is not None)
             return
+        request = answer.get("request") or {}
+        if request.get("cmd") == "settings":
+            settings = (answer.get("state") or {}).get("settings") or {}
+            self.manager.get_screen("settings").show_settings(settings.get("effective") or {})
+            if "set" in request:
+                restart = (answer.get("state") or {}).get("restart")
+                self.say("Saved: restart devetka for it to take effect" if restart else "Saved")
+            return
         if answer.get("state") is not None:  # the state after this tap: its broadcast follows, same state
             self.state = answer["state"]
         if self.manager is not None and self.manager.current not in ("live", "choice", "summary"):
@@ -404,12 +452,6 @@ class DevetkaApp(App):
         button = self.view.buttons[name]
         if button.enabled and button.request is not None:
             self.send(button.request)
-
-    def settings_text(self) -> str:
-        config = self.table_config
-        return (f"Table: {config.table.id}\nReferee socket: {self.socket_path}\n"
-                f"A shot ends after {config.shots.settle_after_s:g} s of quiet\n"
-                "To change these, edit the table's config file and restart devetka.")
 
     def send(self, request: dict) -> None:
         if self.client is None:

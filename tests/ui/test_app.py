@@ -256,8 +256,39 @@ def test_rack_mode_stalemate_and_settings_behind_the_pin(screen, table):
     for key in "0000":
         screen.tap_text(key)
     screen.tap_text("OK")
-    assert screen.visible(screen.widget("opened")) and "Table: table1" in screen.text("details")
+    assert screen.visible(screen.widget("opened"))
+    screen.wait_for(lambda: screen.text("table_id") == "table1", "the table's id")
     assert screen.text("health") == "Sensors OK"
+
+
+def test_settings_are_changed_by_touch_and_a_refusal_is_shown_in_the_daemons_words(screen, table, daemon):
+    import json
+
+    started(screen, table)
+    screen.tap_id("health")
+    for key in "0000":
+        screen.tap_text(key)
+    screen.tap_text("OK")
+    screen.wait_for(lambda: screen.text("settle") == "3600", "the settle time in effect")
+    assert screen.text("host") == "localhost" and screen.text("port") == "1883"
+    settings_file = daemon.store.parent / "settings.json"
+    screen.tap_id("table_id")
+    screen.type("bar 2")
+    screen.tap_id("save")
+    screen.wait_for(lambda: "table.id: expected a name of letters" in screen.app.message, "the refusal")
+    assert screen.app.message.startswith("settings not saved") and not settings_file.exists()
+    screen.tap_id("message")  # the refusal covers the top row until tapped away
+    screen.tap_id("table_id")
+    screen.type("bar2")
+    screen.tap_id("settle")
+    screen.type("2.5")
+    screen.tap_text("Serial sensors: off")
+    screen.tap_id("save")
+    screen.wait_for(lambda: screen.app.message.startswith("Saved"), "the settings saved")
+    assert "restart devetka" in screen.app.message and screen.text("serial") == "Serial sensors: on"
+    assert json.loads(settings_file.read_text()) == {"table.id": "bar2", "shots.settle_after_s": 2.5,
+                                                     "sensors.serial.enabled": True}
+    assert screen.current == "settings" and screen.text("table_id") == "bar2" and screen.text("settle") == "2.5"
 
 
 def test_the_screen_comes_back_when_the_daemon_restarts(screen, table, daemon):
@@ -313,6 +344,11 @@ def test_screenshots_of_every_screen(screen, table, size):
     shots.append(screen.screenshot("more"))
     screen.tap_id("settings")
     shots.append(screen.screenshot("settings"))
+    for key in "0000":
+        screen.tap_text(key)
+    screen.tap_text("OK")
+    screen.wait_for(lambda: screen.text("table_id") == "table1", "the settings in effect")
+    shots.append(screen.screenshot("settings-open"))
     screen.tap_text("Back")
     table.play({"type": "strike"}, {"type": "pocket", "ball": 9}, {"type": "settle"})
     screen.wait_for(lambda: screen.current == "summary", "the rack summary")
