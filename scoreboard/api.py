@@ -20,7 +20,7 @@ import signal
 import socket
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -153,8 +153,12 @@ class Server:
             self._clients.discard(writer)
             writer.close()
 
-    def request(self, line: bytes, answer: Callable[[dict[str, Any]], None]) -> None:
-        """A request line from any client (the socket's or MQTT's): ``answer`` gets its answer, then all the change."""
+    def request(self, line: bytes, answer: Callable[[dict[str, Any]], None],
+                not_here: Mapping[str, str] | None = None) -> None:
+        """A request line from any client (the socket's or MQTT's): ``answer`` gets its answer, then all the change.
+
+        ``not_here`` maps the commands this way in may not send to why (MQTT may not change the settings).
+        """
         try:
             request = orjson.loads(line)
         except orjson.JSONDecodeError as error:
@@ -165,6 +169,9 @@ class Server:
             answer({"id": None, "ok": False, "error": f"a request must be a JSON object, not {kind}"})
             return
         request_id = request.pop("id", None)
+        if not_here and request.get("cmd") in not_here:
+            answer({"id": request_id, "ok": False, "error": not_here[request["cmd"]]})
+            return
         self._wake.set()
         try:
             reply = self.referee.handle(request)

@@ -43,6 +43,10 @@ STOP_TIMEOUT_S = 2.0  # how long a clean stop waits for the broker to take the l
 VERDICT_TYPES = ("legal", "foul", "rack_won")
 
 
+#: Commands a broker's clients may not send: the settings are the touchscreen's, behind its PIN.
+NOT_OVER_MQTT = {"settings": "settings are changed on the table's touchscreen, behind its PIN, not over MQTT"}
+
+
 class MqttError(Exception):
     """The link cannot be set up (a TLS file missing or unreadable); the message names the key.
 
@@ -248,7 +252,7 @@ class MqttLink:
         if len(payload) > LINE_LIMIT:  # as on the local API: not parsed on the event loop
             self._answer({"id": None, "ok": False, "error": f"a command longer than {LINE_LIMIT} bytes is not read"})
             return
-        self.server.request(payload, self._answer)
+        self.server.request(payload, self._answer, NOT_OVER_MQTT)
 
     def _answer(self, message: dict[str, Any]) -> None:
         self._publish(self.topics.result, _dumps(message))

@@ -107,6 +107,9 @@ def test_commands_on_cmd_are_answered_on_cmd_result_with_their_id(table, broker)
     (b'{"id": 10, "type": "match_start", "players": ["X", "Y"], "race": [1, 1], "breaker": 0, "v": 1}',
      'a match_start begins a new match: send {"cmd": "new_match", ...}'),
     (b'{"id": 11, "cmd": "rack_mode", "on": "yes"}', "rack_mode needs on: true or false"),
+    (b'{"id": 13, "cmd": "settings", "set": {"table.id": "bar9"}}',
+     "settings are changed on the table's touchscreen, behind its PIN, not over MQTT"),
+    (b'{"id": 14, "cmd": "settings"}', "settings are changed on the table's touchscreen, behind its PIN"),
     (b'{"id": 12, "type": "strike", "note": "' + b"x" * LINE_LIMIT + b'"}',
      f"a command longer than {LINE_LIMIT} bytes is not read"),
 ])
@@ -123,6 +126,7 @@ def test_a_malformed_or_nonsense_command_is_answered_and_changes_nothing(table, 
     assert answer["id"] == request_id and answer["ok"] is False and answer["error"].startswith(error), answer
     assert screen.request({"cmd": "state"})["state"] == before
     assert stored_types(table) == ["match_start"]
+    assert not (Path(table.store).parent / "settings.json").exists()
     dashboard.publish(TOPICS.cmd, b'{"id": "next", "type": "strike"}')  # the next change is the first published
     assert dashboard.next(TOPICS.result).json["id"] == "next"
     assert dashboard.next(TOPICS.state).json["seq"] == before["seq"] + 1
