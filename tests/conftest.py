@@ -17,3 +17,24 @@ def broker():
 
     with PrivateBroker() as running:
         yield running
+
+
+@pytest.fixture
+def referee(tmp_path):
+    """The daemon's referee in process, on a store of the test's own."""
+    from scoreboard.daemon import Referee
+
+    ref = Referee.open(tmp_path / "devetka.db")
+    yield ref
+    ref.close()
+
+
+@pytest.fixture
+def daemon(tmp_path):
+    """``devetka run`` as a child process on a store and socket of the test's own (tests/live.py)."""
+    from tests.live import Daemon
+
+    d = Daemon(tmp_path)
+    d.start()
+    yield d
+    d.kill()

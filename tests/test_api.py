@@ -12,18 +12,9 @@ import time
 from pathlib import Path
 
 import orjson
-import pytest
 
 from scoreboard.store import Store
 from tests.live import ANA_BEN, DEVETKA, LEGAL_BREAK, TIMEOUT, Daemon
-
-
-@pytest.fixture
-def daemon(tmp_path):
-    d = Daemon(tmp_path)
-    d.start()
-    yield d
-    d.kill()
 
 
 def tap(d: Daemon, message: str) -> subprocess.CompletedProcess:

@@ -4,23 +4,10 @@ from __future__ import annotations
 
 import sqlite3
 
-import pytest
-
 from scoreboard.config import parse
 from scoreboard.daemon import Referee
 from scoreboard.store import Store
-
-ANA_BEN = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0}
-LEGAL_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 2},
-               {"type": "cushion", "ball": 3}, {"type": "cushion", "ball": 4}, {"type": "cushion", "ball": 5},
-               {"type": "settle"}]
-
-
-@pytest.fixture
-def referee(tmp_path):
-    ref = Referee.open(tmp_path / "devetka.db")
-    yield ref
-    ref.close()
+from tests.live import ANA_BEN, LEGAL_BREAK
 
 
 def stored(path) -> list[str]:

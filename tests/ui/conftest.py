@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from tests.live import TIMEOUT, Daemon
+from tests.live import TIMEOUT
 
 SCREEN = (1920, 1080)  # the largest window the tests open: the TV layout
 KIVY_HOME = tempfile.mkdtemp(prefix="devetka-kivy-home-")
@@ -75,8 +75,9 @@ def kivy_window():
 
 
 @pytest.fixture
-def daemon(tmp_path):
-    d = Daemon(tmp_path)
-    d.start()
-    yield d
-    d.kill()
+def display():
+    """An X server of the test's own, for a process of its own (``devetka ui``, ``devetka demo``)."""
+    xvfb, number = start_xvfb()
+    yield number
+    xvfb.terminate()
+    xvfb.wait(timeout=TIMEOUT)

@@ -12,15 +12,6 @@ import pytest
 from scoreboard.cli import parser
 from scoreboard.ui.command import start_ui
 from tests.live import TIMEOUT
-from tests.ui.conftest import start_xvfb
-
-
-@pytest.fixture
-def display():
-    xvfb, number = start_xvfb()
-    yield number
-    xvfb.terminate()
-    xvfb.wait(timeout=TIMEOUT)
 
 
 def test_the_ui_process_waits_for_the_daemon_then_connects_and_stops_on_sigterm(display, daemon, tmp_path):

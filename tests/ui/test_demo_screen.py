@@ -12,12 +12,10 @@ import sys
 import threading
 import time
 
-import pytest
 from PIL import ImageGrab
 
 from scoreboard.ui.viewmodel import BALL_COLOURS
 from tests.live import TIMEOUT
-from tests.ui.conftest import start_xvfb
 
 #: Balls whose colours nothing else on the screens has (the 1 and 9 share the shooter's yellow, the 8 the dark).
 TELLING = (2, 3, 4, 5, 6, 7)
@@ -36,14 +34,6 @@ def balls_drawn(image) -> set[int]:
             if all(abs(a - b) <= 6 for a, b in zip(pixel[:3], colour, strict=True)):
                 counts[number] += count
     return {number for number, count in counts.items() if count >= 300}
-
-
-@pytest.fixture
-def display():
-    xvfb, number = start_xvfb()
-    yield number
-    xvfb.terminate()
-    xvfb.wait(timeout=TIMEOUT)
 
 
 def test_the_demo_with_a_display_shows_the_match_on_the_touchscreen(display, tmp_path):

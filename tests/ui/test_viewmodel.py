@@ -20,13 +20,6 @@ BAD_HIT = [{"type": "strike"}, {"type": "first_contact", "ball": 5}, {"type": "c
            {"type": "settle"}]
 
 
-@pytest.fixture
-def referee(tmp_path):
-    ref = Referee.open(tmp_path / "devetka.db")
-    yield ref
-    ref.close()
-
-
 def play(referee: Referee, *inputs: dict) -> dict:
     for item in inputs:
         reply = referee.handle(item)
