@@ -43,8 +43,8 @@ from _common import pin_to_one_core, print_header
 from firmware_bridge.protocol import HOST_MESSAGES, Counters, Decoder, Heartbeat, Ping, Receiver
 from firmware_bridge.simulator import Mcu
 from firmware_bridge.source import SerialSource
-from scoreboard.inputs import RuleOptions
-from scoreboard.simulated_table import Sensors, SimulatedTable
+from scoreboard.core.inputs import RuleOptions
+from scoreboard.sim.table import Sensors, SimulatedTable
 
 LINE_RATE = 115_200 / 10  # bytes per second: 8N1 is 10 bits a byte
 GOAL = 100  # times the line rate, one core
@@ -179,7 +179,7 @@ def cpu_of_the_command(seconds: float, frames: list[bytes]) -> tuple[float, int]
     """``devetka sensors --serial PATH --json > /dev/null`` reading the full line: (share of one core, bytes)."""
     bindir = Path(sys.executable).parent
     command = [str(bindir / "devetka")] if (bindir / "devetka").is_file() else [sys.executable, "-m",
-                                                                                 "scoreboard.cli"]
+                                                                                 "scoreboard.commands.main"]
     with tempfile.TemporaryDirectory() as folder:
         line = FullLine(Path(folder) / "mcu", frames)
         reader = subprocess.Popen([*command, "sensors", "--serial", str(line.path), "--json"],

@@ -55,13 +55,13 @@ import orjson
 from _common import load_average, pin_to_one_core, print_header
 
 from firmware_bridge.simulator import PLAYED, PtyMcu
-from scoreboard.broker import PrivateBroker
-from scoreboard.config import parse as parse_config
-from scoreboard.inputs import RuleOptions, to_json
-from scoreboard.lines import state_line
-from scoreboard.match import Match
-from scoreboard.simulated_table import Sensors, SimulatedTable
-from scoreboard.store import Store
+from scoreboard.core.inputs import RuleOptions, to_json
+from scoreboard.core.match import Match
+from scoreboard.core.output import state_line
+from scoreboard.referee.config import parse as parse_config
+from scoreboard.referee.store import Store
+from scoreboard.sim.broker import PrivateBroker
+from scoreboard.sim.table import Sensors, SimulatedTable
 
 GOAL_MEMORY = 40e6  # bytes of resident memory
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,10 +110,11 @@ def resident(figures: dict[str, int]) -> str:
             f"mapped files {mb(figures['RssFile'])})")
 
 
-IMPORTS = ("orjson", "tomllib", "sqlite3", "ssl", "asyncio", "scoreboard.inputs", "scoreboard.rules",
-           "scoreboard.config", "scoreboard.store", "scoreboard.daemon", "scoreboard.api", "scoreboard.cli",
-           "scoreboard.sensors_cli", "firmware_bridge.source", "gpiozero", "hardware.sensors", "paho.mqtt.client",
-           "scoreboard.mqtt")
+IMPORTS = ("orjson", "tomllib", "sqlite3", "ssl", "asyncio", "scoreboard.core.inputs", "scoreboard.core.rules",
+           "scoreboard.referee.config", "scoreboard.referee.store", "scoreboard.referee.referee",
+           "scoreboard.referee.service", "scoreboard.adapters.local_api.server", "scoreboard.daemon.serve",
+           "scoreboard.commands.main", "scoreboard.commands.sensors", "firmware_bridge.source", "gpiozero",
+           "hardware.sensors", "paho.mqtt.client", "scoreboard.adapters.mqtt")
 IMPORT_COSTS = f"""
 import sys
 def rss():

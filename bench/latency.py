@@ -3,7 +3,7 @@
     python bench/latency.py [--quick] [--inputs N] [--gap-ms MS] [--kills K] [--seed S] [--without-mqtt]
 
 Everything is the real thing, each in its own process: a private Mosquitto
-(scoreboard/broker.py), ``devetka run`` with ``[sensors.serial]`` on the
+(scoreboard/sim/broker.py), ``devetka run`` with ``[sensors.serial]`` on the
 simulator's link and ``[mqtt]`` on that broker (the suite's ``Daemon`` from
 tests/live.py), and ``devetka simulate-mcu --trace`` playing the strikes,
 cushions and pockets of a simulated match, one frame every ``--gap-ms``. The
@@ -53,12 +53,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from firmware_bridge.simulator import PLAYED  # noqa: E402
-from scoreboard.broker import PrivateBroker  # noqa: E402
-from scoreboard.inputs import RuleOptions, to_json  # noqa: E402
-from scoreboard.match import Match  # noqa: E402
-from scoreboard.mqtt import Topics  # noqa: E402
-from scoreboard.rules import RuleError  # noqa: E402
-from scoreboard.simulated_table import Sensors, SimulatedTable  # noqa: E402
+from scoreboard.adapters.mqtt import Topics  # noqa: E402
+from scoreboard.core.inputs import RuleOptions, to_json  # noqa: E402
+from scoreboard.core.match import Match  # noqa: E402
+from scoreboard.core.rules import RuleError  # noqa: E402
+from scoreboard.sim.broker import PrivateBroker  # noqa: E402
+from scoreboard.sim.table import Sensors, SimulatedTable  # noqa: E402
 from tests.live import DEVETKA, Daemon  # noqa: E402
 
 TABLE = "bench"

@@ -7,7 +7,7 @@ is written as JSON Lines to a temporary file, then measured on one core:
 
 (a) inputs per second through the whole ``devetka replay`` path (read, parse,
     fold, shot lines, JSON out to /dev/null), in this process via
-    ``scoreboard.cli.main`` and as a ``devetka replay FILE > /dev/null``
+    ``scoreboard.commands.main.main`` and as a ``devetka replay FILE > /dev/null``
     process; and the parts alone: parsing, the fold, the output. Best of K runs.
 (b) one ``undo`` at the end of the long log (a ``Match`` with the whole log
     applied), and putting the input back: medians over M undos in a row.
@@ -39,12 +39,12 @@ from pathlib import Path
 
 from _common import pin_to_one_core, print_header
 
-from scoreboard import cli
-from scoreboard.inputs import RuleOptions, Undo, to_json
-from scoreboard.jsonl import parse_line
-from scoreboard.match import Match
-from scoreboard.replay import replay
-from scoreboard.simulated_table import Sensors, SimulatedTable
+from scoreboard.commands import main as cli
+from scoreboard.core.inputs import RuleOptions, Undo, to_json
+from scoreboard.core.match import Match
+from scoreboard.matchlog.jsonl import parse_line
+from scoreboard.matchlog.replay import replay
+from scoreboard.sim.table import Sensors, SimulatedTable
 
 GOAL = 100_000  # inputs per second through devetka replay, JSON in and out, one core
 
@@ -92,7 +92,7 @@ def devetka_command() -> list[str]:
     if script.exists():
         return [str(script)]
     found = shutil.which("devetka")
-    return [found] if found else [sys.executable, "-m", "scoreboard.cli"]
+    return [found] if found else [sys.executable, "-m", "scoreboard.commands.main"]
 
 
 def replay_process(path: Path) -> tuple[float, int]:

@@ -11,7 +11,7 @@ Each part runs under an Xvfb of its own (800x480x24, rendered by Mesa's llvmpipe
     second). A second client of the local API turns rack mode on and off, N times; each time is from
     just before the request is written to the first frame swapped (``Window.on_flip``) after the live
     screen's banner text changed. p50, p95 and max, in ms and in frames of 60 Hz.
-(b) cold start: ``devetka ui`` spawned (``scoreboard.ui.command.start_ui``) to its stderr line "devetka ui:
+(b) cold start: ``devetka ui`` spawned (``scoreboard.sim.touchscreen.start_ui``) to its stderr line "devetka ui:
     showing the referee's state", written at the first frame swapped with the state on it. K times.
 (c) the resident memory of a ``devetka ui`` process (VmRSS, VmHWM from /proc/PID/status): once showing,
     and after N more state changes (rack mode on and off) have reached it.
@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoreboard.ui.command import KIVY_ENV  # noqa: E402
+from scoreboard.commands.ui import KIVY_ENV  # noqa: E402
 
 os.environ.update(KIVY_ENV)  # (a) runs the app in this process: as devetka ui does
 
@@ -116,7 +116,7 @@ def memory(pid: int) -> dict[str, int]:
 
 def start_process(socket_path: Path, display: str, home: str) -> tuple[subprocess.Popen, float, queue.Queue]:
     """(b): spawn ``devetka ui``; seconds until it says the state is drawn."""
-    from scoreboard.ui.command import start_ui
+    from scoreboard.sim.touchscreen import start_ui
 
     env = dict(os.environ, DISPLAY=display, KIVY_HOME=home)
     lines: queue.Queue = queue.Queue()

@@ -16,9 +16,9 @@ import json
 import sys
 from pathlib import Path
 
-from scoreboard.inputs import Accept, Foul, Identify, Pass, Pocket, RuleOptions, Undo, parse, to_json
-from scoreboard.match import Match
-from scoreboard.simulated_table import Sensors, SimulatedTable
+from scoreboard.core.inputs import Accept, Foul, Identify, Pass, Pocket, RuleOptions, Undo, parse, to_json
+from scoreboard.core.match import Match
+from scoreboard.sim.table import Sensors, SimulatedTable
 
 SEED = 22380
 PLAYERS = ("Ana", "Ben")

@@ -7,5 +7,5 @@
 - ``simulator``: a fake microcontroller on a pseudo-terminal (``devetka simulate-mcu``).
 - ``firmware/``: the reference MicroPython firmware for an RP2040 Pico.
 
-It knows ``scoreboard.inputs`` and ``scoreboard.sensing`` and nothing else of the scoreboard.
+It knows ``scoreboard.core.inputs`` and ``scoreboard.sensing.interface`` and nothing else of the scoreboard.
 """

@@ -27,7 +27,7 @@ from collections.abc import Callable
 import serial
 
 from firmware_bridge.protocol import Configure, Message, Ping, Receiver, encode
-from scoreboard.sensing import Health, Report
+from scoreboard.sensing.interface import Health, Report
 
 BAUDRATE = 115_200
 SILENCE = 1.0  # seconds with no frame before the link is offline; heartbeats come every 0.25 s

@@ -24,8 +24,8 @@ import struct
 from binascii import crc_hqx
 from typing import NamedTuple
 
-from scoreboard.inputs import POCKETS, RAILS, Cushion, Pocket, Strike
-from scoreboard.sensing import Health, Report
+from scoreboard.core.inputs import POCKETS, RAILS, Cushion, Pocket, Strike
+from scoreboard.sensing.interface import Health, Report
 
 PROTOCOL_VERSION = 1
 SYNC = 0x7E

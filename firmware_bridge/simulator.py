@@ -16,7 +16,7 @@ written: closing the master side sooner throws unread bytes away.
 ``Mcu`` (what the microcontroller would send) and ``schedule`` (when) are
 pure; ``PtyMcu`` puts them on a pseudo-terminal.
 
->>> from scoreboard.inputs import Pocket, Settle, Strike
+>>> from scoreboard.core.inputs import Pocket, Settle, Strike
 >>> [(offset, type(item).__name__) for offset, item in schedule(
 ...     [Strike(t=10.0), Settle(t=11.0), Pocket(3, "foot_left", t=12.0), Pocket(4)], speed=2.0)]
 [(0.0, 'Strike'), (1.0, 'Pocket'), (1.01, 'Pocket')]
@@ -61,8 +61,7 @@ from firmware_bridge.protocol import (
     Settings,
     encode,
 )
-from scoreboard.inputs import POCKETS, Cushion, Input, InputError, Pocket, Strike
-from scoreboard.jsonl import parse_line
+from scoreboard.core.inputs import POCKETS, Cushion, Input, InputError, Pocket, Strike, parse
 
 FIRMWARE = (0, 1, 0)  # the simulator's own "firmware" version
 NO_T_GAP = 0.010  # seconds between played inputs where one has no t
@@ -167,7 +166,9 @@ def read_log(path: str) -> list[Input]:
             if not line.strip():
                 continue
             try:
-                items.append(parse_line(line))
+                items.append(parse(orjson.loads(line)))
+            except orjson.JSONDecodeError as error:
+                raise InputError(f"line {number}: not valid JSON: {error}") from None
             except InputError as error:
                 raise InputError(f"line {number}: {error}") from None
     return items
@@ -382,7 +383,7 @@ class PtyMcu:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``devetka simulate-mcu`` (arguments in ``scoreboard.sensors_cli``): 0 once the log was played and read,
+    """``devetka simulate-mcu`` (arguments in ``scoreboard.commands.sensors``): 0 once the log was played and read,
     1 if the host never came or stopped reading, 2 for what cannot be played."""
     name = "devetka simulate-mcu"
     if not args.speed > 0:

@@ -1,4 +1,4 @@
-"""The microcontroller as a sensor source for the daemon (``scoreboard.sensing.Source``).
+"""The microcontroller as a sensor source for the daemon (``scoreboard.sensing.interface.Source``).
 
 A thread runs ``SerialLink.step`` until ``close``; every input and report goes
 to ``emit`` from that thread. Rack mode is kept in two places: the
@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from firmware_bridge.link import BAUDRATE, SerialLink
 from firmware_bridge.protocol import Arm, Configure, Message
-from scoreboard.sensing import Emit, Health, RackGate
+from scoreboard.sensing.interface import Emit, Health, RackGate
 
 
 class SerialSource:

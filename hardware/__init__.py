@@ -7,6 +7,6 @@ inputs (``strike``, ``cushion``, ``pocket`` with ``src`` ``"gpio"``) and health 
   with explicit times;
 - ``hardware.sensors``: ``SensorLine`` (one gpiozero input device that reports each edge
   with the pin's own time) and ``GpioSource`` (every line of ``[sensors.gpio]`` as a
-  ``scoreboard.sensing.Source``), on an injected pin factory;
+  ``scoreboard.sensing.interface.Source``), on an injected pin factory;
 - ``WIRING.md``: the pins, the sensor modules and how to wire them.
 """

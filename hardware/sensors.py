@@ -2,7 +2,7 @@
 
 ``SensorLine`` is one gpiozero input device that reports each edge with the
 time it happened. ``GpioSource`` is every line of ``[sensors.gpio]`` behind the
-``Source`` shape of ``scoreboard.sensing``: each line's edges go through its own
+``Source`` shape of ``scoreboard.sensing.interface``: each line's edges go through its own
 ``GlitchFilter`` (``hardware.filters``), counted pulses become match-log inputs
 (``src`` ``"gpio"``), stuck lines become ``Health`` reports, and rack mode drops
 pocket inputs until the next strike.
@@ -22,7 +22,7 @@ neither matters. An age over ``MAX_EDGE_AGE`` (a driver stamping edges on
 another clock than its factory's ticks) falls back to the delivery time.
 
 >>> from gpiozero.pins.mock import MockFactory
->>> from scoreboard.config import GpioConfig
+>>> from scoreboard.sensing.wiring import GpioConfig
 >>> factory, seen, now = MockFactory(), [], [100.0]
 >>> source = GpioSource(GpioConfig(pockets={"foot_left": 24}), pin_factory=factory,
 ...                    clock=lambda: now[0], poll_every=None)
@@ -48,9 +48,9 @@ from types import MappingProxyType
 from gpiozero import InputDevice
 
 from hardware.filters import Clear, Count, Event, GlitchFilter, Stuck
-from scoreboard.config import Config, FilterConfig, GpioConfig, Line
-from scoreboard.inputs import CUE_BALL, Cushion, Input, Pocket, Strike
-from scoreboard.sensing import Emit, Health, RackGate
+from scoreboard.core.inputs import CUE_BALL, Cushion, Input, Pocket, Strike
+from scoreboard.sensing.interface import Emit, Health, RackGate
+from scoreboard.sensing.wiring import FilterConfig, GpioConfig, Line, SensorsConfig
 
 SOURCE = "gpio"
 
@@ -185,20 +185,20 @@ class GpioSource:
             raise
 
     @classmethod
-    def from_config(cls, config: Config, *, pin_factory, **options) -> GpioSource:
-        """The source for a table's config (its ``[sensors.gpio]`` and ``[sensors.filter]``).
+    def from_config(cls, sensors: SensorsConfig, *, pin_factory, **options) -> GpioSource:
+        """The source for a table's sensor wiring (its ``[sensors.gpio]`` and ``[sensors.filter]``).
 
         Whether to use it at all (``enabled``) is the caller's choice.
 
         >>> from gpiozero.pins.mock import MockFactory
-        >>> from scoreboard.config import parse
-        >>> config = parse("[sensors.gpio]\\ncue_return = 5")
-        >>> source = GpioSource.from_config(config, pin_factory=MockFactory(), poll_every=None)
+        >>> from scoreboard.sensing.wiring import SensorsConfig
+        >>> sensors = SensorsConfig(gpio=GpioConfig(cue_return=5))
+        >>> source = GpioSource.from_config(sensors, pin_factory=MockFactory(), poll_every=None)
         >>> list(source.devices)
         ['cue_return']
         >>> source.close()
         """
-        return cls(config.sensors.gpio, config.sensors.filter, pin_factory=pin_factory, **options)
+        return cls(sensors.gpio, sensors.filter, pin_factory=pin_factory, **options)
 
     @property
     def devices(self) -> Mapping[str, SensorLine]:

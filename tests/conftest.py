@@ -12,8 +12,8 @@ settings.load_profile("ci")
 
 @pytest.fixture
 def broker():
-    """A Mosquitto of the test's own on a free port, anyone may connect (scoreboard/broker.py)."""
-    from scoreboard.broker import PrivateBroker
+    """A Mosquitto of the test's own on a free port, anyone may connect (scoreboard/sim/broker.py)."""
+    from scoreboard.sim.broker import PrivateBroker
 
     with PrivateBroker() as running:
         yield running
@@ -22,7 +22,7 @@ def broker():
 @pytest.fixture
 def referee(tmp_path):
     """The daemon's referee in process, on a store of the test's own."""
-    from scoreboard.daemon import Referee
+    from scoreboard.referee.referee import Referee
 
     ref = Referee.open(tmp_path / "devetka.db")
     yield ref

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import orjson
+from scoreboard.adapters.local_api.client import Connection
 
 DEVETKA = str(Path(sys.executable).parent / "devetka")
 TIMEOUT = 60.0  # generous: a loaded two-core machine
@@ -21,48 +20,16 @@ LEGAL_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type"
                {"type": "settle"}]
 
 
-class Client:
-    """One connection to the daemon: requests answered by id, broadcasts kept in order."""
+class Client(Connection):
+    """The one client's ``Connection``, with the suite's timeout and its asserts: an answer's id is checked."""
 
     def __init__(self, path: Path) -> None:
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(TIMEOUT)
-        self.sock.connect(str(path))
-        self.stream = self.sock.makefile("rb")
-        self.broadcasts: list[dict] = []
-        self.next_id = 0
-
-    def line(self) -> dict:
-        text = self.stream.readline()
-        assert text, "the daemon closed the connection"
-        return orjson.loads(text)
-
-    def send_raw(self, data: bytes) -> dict:
-        """Send bytes and return the next answer (a line with "ok"), keeping broadcasts that come first."""
-        self.sock.sendall(data)
-        while True:
-            message = self.line()
-            if "ok" in message:
-                return message
-            self.broadcasts.append(message)
+        super().__init__(path, timeout=TIMEOUT)
 
     def request(self, message: dict) -> dict:
-        self.next_id += 1
-        answer = self.send_raw(orjson.dumps(dict(message, id=self.next_id)) + b"\n")
-        assert answer["id"] == self.next_id
+        answer = super().request(message)
+        assert "id" not in message or answer["id"] == message["id"]
         return answer
-
-    def broadcast(self) -> dict:
-        """The next broadcast state (one already received, or the next line)."""
-        if self.broadcasts:
-            return self.broadcasts.pop(0)
-        message = self.line()
-        assert message["type"] == "state", message
-        return message
-
-    def close(self) -> None:
-        self.stream.close()
-        self.sock.close()
 
 
 class Daemon:

@@ -38,7 +38,8 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.uix.widget import Widget
 
-from scoreboard.ui.client import ApiClient
+from scoreboard.adapters.local_api.client import ApiClient
+from scoreboard.ui.client import kivy_deliver
 from scoreboard.ui.viewmodel import Player, View, match_start, next_screen, stats_text, view
 
 KV_DIR = Path(__file__).with_name("kv")
@@ -320,7 +321,7 @@ class DevetkaApp(App):
 
     def __init__(self, socket_path: str, config: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        from scoreboard.config import Config
+        from scoreboard.referee.config import Config
 
         self.socket_path = socket_path
         self.table_config = config if config is not None else Config()
@@ -353,7 +354,7 @@ class DevetkaApp(App):
     def connect(self) -> None:
         """Start the API client (its thread reconnects by itself until ``on_stop``)."""
         self.client = ApiClient(self.socket_path, on_state=self.on_state, on_answer=self.on_answer,
-                                on_connected=self.on_connected)
+                                on_connected=self.on_connected, deliver=kivy_deliver)
         self.client.start()
 
     def on_stop(self) -> None:

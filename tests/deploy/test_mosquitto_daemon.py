@@ -1,4 +1,4 @@
-"""The real daemon (``devetka run``, scoreboard/mqtt.py) on the shipped broker config, logging in with the MQTT
+"""The real daemon (``devetka run``, scoreboard/adapters/mqtt.py) on the shipped broker config, logging in with the MQTT
 settings install.sh wrote into the staged /etc/devetka/table.toml: a dashboard's command does not change the match,
 the touchscreen's does; the daemon's state, availability, last will and discovery get through the ACL."""
 
@@ -9,7 +9,7 @@ import signal
 import orjson
 import pytest
 
-from scoreboard.config import load
+from scoreboard.referee.config import load
 from tests.live import ANA_BEN, Daemon
 
 TABLE = "table1"  # the template's table id, which the staged ACL is made for

@@ -7,9 +7,9 @@ import shutil
 
 import pytest
 
+from tests.adapters.test_mqtt_access import make_certificate
 from tests.deploy.broker import Peer, ShippedBroker, refused
 from tests.deploy.staging import REPO, credentials, install
-from tests.test_mqtt_access import make_certificate
 
 TABLE = "table1"
 

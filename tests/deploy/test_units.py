@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard.config import Config, SerialConfig
+from scoreboard.referee.config import Config
+from scoreboard.sensing.wiring import SerialConfig
 from tests.deploy.staging import REPO, install
 
 UNITS = REPO / "deploy" / "systemd"
@@ -192,7 +193,7 @@ def test_the_daemon_referees_with_write_xor_execute_memory(tmp_path, monkeypatch
 
 def test_the_daemons_command_line_is_one_devetka_accepts():
     """ExecStart's words through the real ``devetka`` argument parser: a renamed option would fail the start."""
-    from scoreboard.cli import parser
+    from scoreboard.commands.main import parser
 
     program, *words = unit(DAEMON_UNIT)["ExecStart"][0].split()
     args = parser().parse_args(words)
@@ -200,7 +201,7 @@ def test_the_daemons_command_line_is_one_devetka_accepts():
 
 
 def test_the_kiosks_command_line_is_one_devetka_accepts():
-    from scoreboard.cli import parser
+    from scoreboard.commands.main import parser
 
     program, *words = unit(UI_UNIT)["ExecStart"][0].split()
     args = parser().parse_args(words)

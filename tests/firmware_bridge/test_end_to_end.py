@@ -17,9 +17,9 @@ import time
 
 import orjson
 
-from scoreboard.inputs import RuleOptions, to_json
-from scoreboard.simulated_table import Sensors, SimulatedTable
-from tests.test_cli import devetka
+from scoreboard.core.inputs import RuleOptions, to_json
+from scoreboard.sim.table import Sensors, SimulatedTable
+from tests.commands.test_main import devetka
 
 WAIT = 120.0  # seconds; generous for a loaded machine, never reached when all is well
 PLAY_SECONDS = 2.0  # how long the long log takes to play

@@ -26,8 +26,8 @@ from firmware_bridge.protocol import (
     Settings,
     encode,
 )
-from scoreboard.inputs import Pocket, Strike
-from scoreboard.sensing import Health
+from scoreboard.core.inputs import Pocket, Strike
+from scoreboard.sensing.interface import Health
 
 from .conftest import WAIT
 

@@ -40,8 +40,8 @@ from firmware_bridge.protocol import (
     encode,
     line_subject,
 )
-from scoreboard.inputs import POCKETS, RAILS, Cushion, Pocket, Strike, to_json
-from scoreboard.sensing import Health
+from scoreboard.core.inputs import POCKETS, RAILS, Cushion, Pocket, Strike, to_json
+from scoreboard.sensing.interface import Health
 
 u8 = st.integers(0, 0xFF)
 u16 = st.integers(0, 0xFFFF)

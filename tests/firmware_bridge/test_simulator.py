@@ -15,9 +15,9 @@ import pytest
 from firmware_bridge.link import SerialLink
 from firmware_bridge.protocol import Arm, ConfigState, Configure, CushionHit, Ping, PocketDrop, Settings
 from firmware_bridge.simulator import Mcu, PtyMcu, point_link, schedule
-from scoreboard.inputs import Cushion, FirstContact, Pocket, Settle, Strike
-from scoreboard.sensing import Health
-from tests.test_cli import run
+from scoreboard.core.inputs import Cushion, FirstContact, Pocket, Settle, Strike
+from scoreboard.sensing.interface import Health
+from tests.commands.test_main import run
 
 from .conftest import WAIT
 

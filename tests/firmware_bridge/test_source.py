@@ -8,8 +8,8 @@ import time
 from firmware_bridge.link import SerialLink
 from firmware_bridge.protocol import HELLO_BOOT, Arm, CueStrike, CushionHit, Heartbeat, Hello, Ping, PocketDrop, encode
 from firmware_bridge.source import SerialSource
-from scoreboard.inputs import Cushion, Pocket, Strike
-from scoreboard.sensing import Health
+from scoreboard.core.inputs import Cushion, Pocket, Strike
+from scoreboard.sensing.interface import Health
 
 from .conftest import WAIT
 

@@ -17,9 +17,10 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from hardware.sensors import GpioSource, SensorLine
-from scoreboard.config import GpioConfig, load, parse
-from scoreboard.inputs import Cushion, Pocket, Strike
-from scoreboard.sensing import Health
+from scoreboard.core.inputs import Cushion, Pocket, Strike
+from scoreboard.referee.config import load, parse
+from scoreboard.sensing.interface import Health
+from scoreboard.sensing.wiring import GpioConfig
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "deploy" / "table.example.toml"
 POCKET_PINS = {"head_left": 17, "head_right": 27, "side_left": 22, "side_right": 23, "foot_left": 24,
@@ -52,7 +53,7 @@ class Table:
         self.clock = clock
         self.factory = MockFactory()
         self.seen: list = []
-        self.source = GpioSource.from_config(parse(toml), pin_factory=self.factory, clock=clock,
+        self.source = GpioSource.from_config(parse(toml).sensors, pin_factory=self.factory, clock=clock,
                                              poll_every=None, **options)
         for subject in self.source.devices:
             self.drive(subject, active=False)
@@ -251,7 +252,7 @@ def test_rack_mode_can_be_ended_by_a_command(clock):
 
 
 def test_the_example_config_wires_every_line_to_its_pin(clock):
-    source = GpioSource.from_config(load(EXAMPLE), pin_factory=MockFactory(), clock=clock, poll_every=None)
+    source = GpioSource.from_config(load(EXAMPLE).sensors, pin_factory=MockFactory(), clock=clock, poll_every=None)
     pins = {subject: device.pin.info.name for subject, device in source.devices.items()}
     assert pins == {**{f"pocket:{name}": f"GPIO{pin}" for name, pin in POCKET_PINS.items()},
                     "cue_return": "GPIO5",

@@ -38,7 +38,7 @@ def balls_drawn(image) -> set[int]:
 
 def test_the_demo_with_a_display_shows_the_match_on_the_touchscreen(display, tmp_path):
     env = dict(os.environ, DISPLAY=display, KIVY_HOME=str(tmp_path / "kivy"))
-    demo = subprocess.Popen([sys.executable, "-m", "scoreboard.cli", "demo", "--racks", "1", "--seed", "3",
+    demo = subprocess.Popen([sys.executable, "-m", "scoreboard.commands.main", "demo", "--racks", "1", "--seed", "3",
                              "--speed", "40", "--no-mqtt"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     said: list[str] = []

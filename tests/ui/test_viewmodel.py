@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from scoreboard.daemon import Referee
-from scoreboard.inputs import to_json
-from scoreboard.sensing import Health
-from scoreboard.simulated_table import SimulatedTable
+from scoreboard.core.inputs import to_json
+from scoreboard.referee.referee import Referee
+from scoreboard.sensing.interface import Health
+from scoreboard.sim.table import SimulatedTable
 from scoreboard.ui.viewmodel import BALL_COLOURS, match_start, view
 
 ANA_BEN = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [2, 3], "breaker": 0}

@@ -9,12 +9,27 @@ the helper says so instead of tapping through it.
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 from pathlib import Path
 
 from tests.live import TIMEOUT
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+def screenshot_folder() -> Path:
+    """Where screenshots go: ``DEVETKA_SCREENSHOTS`` (``scripts/screenshots.sh`` names docs/screenshots/),
+    else a temporary folder: the suite never writes into the checkout."""
+    global _FOLDER
+    named = os.environ.get("DEVETKA_SCREENSHOTS")
+    if named:
+        return Path(named)
+    if _FOLDER is None:
+        _FOLDER = Path(tempfile.mkdtemp(prefix="devetka-screenshots-"))
+    return _FOLDER
+
+
+_FOLDER: Path | None = None
 
 
 class Touchscreen:
@@ -111,10 +126,10 @@ class Touchscreen:
         return f"screen {self.current!r}: {texts}"
 
     def screenshot(self, name: str) -> Path:
-        """Save the whole window as docs/screenshots/NAME-WxH.png."""
+        """Save the whole window as NAME-WxH.png in the screenshot folder."""
         self.frames(2)
         width, height = self.window.size
-        path = SCREENSHOTS / f"{name}-{width}x{height}.png"
+        path = screenshot_folder() / f"{name}-{width}x{height}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
         self.app.root.export_to_png(str(path))
         return path

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from firmware_bridge.firmware.app import POCKET_LINES, RAIL_LINES, STRIKE_LINE, Board
 from firmware_bridge.protocol import Arm, ConfigState, Configure, Decoder, Ping, Receiver, Settings, encode
-from scoreboard.inputs import Cushion, Pocket, Strike, to_json
-from scoreboard.sensing import Health
+from scoreboard.core.inputs import Cushion, Pocket, Strike, to_json
+from scoreboard.sensing.interface import Health
 
 MS = 1000
 LINES = [*POCKET_LINES, *RAIL_LINES, STRIKE_LINE]

@@ -26,7 +26,7 @@ from firmware_bridge.protocol import (
     Settings,
     encode,
 )
-from scoreboard.inputs import POCKETS, RAILS
+from scoreboard.core.inputs import POCKETS, RAILS
 
 u16 = st.integers(0, 0xFFFF)
 u32 = st.integers(0, 0xFFFFFFFF)

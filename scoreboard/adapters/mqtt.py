@@ -1,0 +1,318 @@
+"""The daemon's MQTT link (paho-mqtt, v2 API): the match out to dashboards and Home Assistant, commands in.
+
+Topics under ``<prefix>/<table>/`` (``docs/mqtt.md``): ``state`` (retained, after
+every change), ``event`` (every stored input and every verdict, QoS 1),
+``availability`` (retained ``online``/``offline``; ``offline`` is the last will),
+``cmd`` in and ``cmd/result`` out; Home Assistant's discovery configs under the
+discovery prefix.
+
+Only the event loop touches the referee. paho runs its network loop in a thread
+of its own, and what arrives there (a command, a connection made, Home Assistant
+back online) is handed to the event loop with ``call_soon_threadsafe``. Publishing
+from the event loop only queues the message for paho's thread, so a slow or
+absent broker never holds up a ruling. The broker is a cache, never the source of
+truth: after every (re)connect the availability, the discovery configs and the
+retained state are published again from the daemon's own state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import ssl
+from typing import Any, NamedTuple
+
+import orjson
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+
+from scoreboard.core.inputs import Input, to_json
+from scoreboard.core.output import shot_line
+from scoreboard.core.rules import Step
+from scoreboard.core.rules.words import explain
+from scoreboard.referee.config import MqttConfig
+from scoreboard.referee.service import REQUEST_LIMIT, Service
+
+log = logging.getLogger("devetka.mqtt")
+
+QOS = 1
+INFLIGHT = 100  # unacknowledged publishes on the wire; a loopback broker acknowledges in well under a millisecond
+QUEUE_LIMIT = 10_000  # events kept while the broker is away; past it they are dropped (the state is not)
+RECONNECT_MAX_S = 10
+STOP_TIMEOUT_S = 2.0  # how long a clean stop waits for the broker to take the last "offline"
+#: The verdicts' kinds on Home Assistant's event entity.
+VERDICT_TYPES = ("legal", "foul", "rack_won")
+
+
+#: Commands a broker's clients may not send: the settings are the touchscreen's, behind its PIN.
+WAY_IN = "mqtt"  # what the referee may refuse from this way in: scoreboard.referee.service.REFUSED
+
+
+class MqttError(Exception):
+    """The link cannot be set up (a TLS file missing or unreadable); the message names the key.
+
+    >>> from scoreboard.referee.config import MqttTlsConfig
+    >>> MqttLink(MqttConfig(tls=MqttTlsConfig(ca_file="/nowhere.crt")), "bar1", None, None)
+    ... # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ...
+    MqttError: mqtt.tls: cannot use the CA or client certificate (/nowhere.crt, None, None): ...
+    """
+
+
+class Topics(NamedTuple):
+    """The table's topics.
+
+    >>> topics = Topics.of("devetka", "bar1", "homeassistant")
+    >>> topics.state, topics.result, topics.ha_status
+    ('devetka/bar1/state', 'devetka/bar1/cmd/result', 'homeassistant/status')
+    """
+
+    state: str
+    event: str
+    availability: str
+    cmd: str
+    result: str
+    ha_status: str
+
+    @classmethod
+    def of(cls, prefix: str, table: str, discovery_prefix: str) -> Topics:
+        base = f"{prefix}/{table}"
+        return cls(f"{base}/state", f"{base}/event", f"{base}/availability", f"{base}/cmd", f"{base}/cmd/result",
+                   f"{discovery_prefix}/status")
+
+
+def _dumps(value: Any) -> bytes:
+    return orjson.dumps(value)
+
+
+def events(match_id: int | None, seq: int, item: Input, step: Step | None) -> list[dict[str, Any]]:
+    """The ``event`` messages of one stored input: the input, then the verdict it gave, if any.
+
+    >>> from scoreboard.core.inputs import Strike
+    >>> events(1, 3, Strike(t=1.5), None)
+    [{'event': 'input', 'match_id': 1, 'seq': 3, 'input': {'type': 'strike', 't': 1.5}}]
+    """
+    out = [{"event": "input", "match_id": match_id, "seq": seq, "input": to_json(item)}]
+    if step is not None and step.verdict is not None:
+        verdict = dict(shot_line(step.verdict), words=explain(step.verdict))
+        out.append({"event": "verdict", "match_id": match_id, "seq": seq, "amends": step.amends,
+                    "verdict": verdict})
+    return out
+
+
+def discovery(config: MqttConfig, table: str) -> dict[str, dict[str, Any]]:
+    """Home Assistant's discovery configs, by topic: one device per table, its sensors and its verdict event.
+
+    >>> configs = discovery(MqttConfig(), "bar1")
+    >>> sorted(configs)[0], configs["homeassistant/sensor/devetka_bar1/rack/config"]["state_topic"]
+    ('homeassistant/event/devetka_bar1/verdict/config', 'devetka/bar1/state')
+    """
+    topics = Topics.of(config.prefix, table, config.discovery_prefix)
+    node = f"devetka_{table}"
+    common = {
+        "availability_topic": topics.availability, "payload_available": "online", "payload_not_available": "offline",
+        "device": {"identifiers": [node], "name": f"Devetka {table}", "manufacturer": "Devetka",
+                   "model": "nine-ball referee"},
+        "origin": {"name": "Devetka"},
+    }
+    players = "{{ {'players': value_json.players} | tojson }}"
+    sensors = {
+        "score_1": ("Score player 1", "{{ value_json.score[0] }}", {"json_attributes_template": players}),
+        "score_2": ("Score player 2", "{{ value_json.score[1] }}", {"json_attributes_template": players}),
+        "shooter": ("Shooter", "{{ value_json.players[value_json.shooter] if value_json.players "
+                               "and value_json.shooter is not none else 'None' }}", {}),
+        "rack": ("Rack", "{{ value_json.rack }}", {}),
+        "balls_left": ("Balls left", "{{ value_json.on_table | length }}", {}),
+    }
+    configs = {}
+    for name, (title, template, extra) in sensors.items():
+        attributes = {"json_attributes_topic": topics.state} if extra else {}
+        configs[f"{config.discovery_prefix}/sensor/{node}/{name}/config"] = dict(
+            common, name=title, unique_id=f"{node}_{name}", state_topic=topics.state, value_template=template,
+            **attributes, **extra)
+    verdict = ("{% if value_json.event == 'verdict' %}{{ {"
+               "'event_type': 'rack_won' if value_json.verdict.rack_winner is not none"
+               " else ('foul' if value_json.verdict.foul else 'legal'), "
+               "'words': value_json.verdict.words, 'rack': value_json.verdict.rack, "
+               "'shot': value_json.verdict.shot} | tojson }}{% endif %}")
+    configs[f"{config.discovery_prefix}/event/{node}/verdict/config"] = dict(
+        common, name="Verdict", unique_id=f"{node}_verdict", state_topic=topics.event,
+        event_types=list(VERDICT_TYPES), value_template=verdict)
+    return configs
+
+
+class MqttLink:
+    """The daemon's connection to the broker; ``start`` on the event loop after the ``Server``, ``close`` at stop.
+
+    >>> import asyncio
+    >>> loop = asyncio.new_event_loop()
+    >>> link = MqttLink(MqttConfig(), "bar1", service=None, loop=loop)
+    >>> link.topics.cmd, link.client_id
+    ('devetka/bar1/cmd', 'devetka-bar1')
+    >>> loop.close()
+    """
+
+    def __init__(self, config: MqttConfig, table: str, service: Service, loop: asyncio.AbstractEventLoop) -> None:
+        self.config = config
+        self.table = table
+        self.service = service
+        self.loop = loop
+        self.topics = Topics.of(config.prefix, table, config.discovery_prefix)
+        self.client_id = config.client_id or f"devetka-{table}"
+        self._online = False  # the broker has our availability and state: changes may go out retained
+        self._closing = False
+        self._failing = False  # a connection attempt failed and was said; the next ones are not said again
+        self._up = False  # connected (in paho's thread)
+        self._dropped = 0
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv311)
+        client.enable_logger(logging.getLogger("devetka.mqtt.paho"))
+        client.suppress_exceptions = True  # a bug in a callback costs that message, not paho's thread
+        client.max_inflight_messages_set(INFLIGHT)
+        client.max_queued_messages_set(QUEUE_LIMIT)
+        client.reconnect_delay_set(1, RECONNECT_MAX_S)
+        client.will_set(self.topics.availability, "offline", qos=QOS, retain=True)
+        if config.username is not None:
+            client.username_pw_set(config.username, config.password)
+        if config.tls.enabled:
+            tls = config.tls
+            try:
+                client.tls_set(ca_certs=tls.ca_file, certfile=tls.certfile, keyfile=tls.keyfile)
+            except (OSError, ssl.SSLError) as error:
+                raise MqttError(f"mqtt.tls: cannot use the CA or client certificate ({tls.ca_file}, "
+                                f"{tls.certfile}, {tls.keyfile}): {error}") from None
+        client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        client.on_socket_open = self._on_socket_open
+        self.client = client
+
+    @property
+    def address(self) -> str:
+        return f"{self.config.host}:{self.config.port}"
+
+    def start(self) -> None:
+        """Publish the referee's states and stored inputs; connect in paho's thread."""
+        self.service.watch(self.publish_state)
+        self.service.watch_stored(self.publish_stored)
+        self.client.connect_async(self.config.host, self.config.port, keepalive=self.config.keepalive_s)
+        self.client.loop_start()
+
+    def close(self) -> None:
+        """``offline`` (retained) to a broker that is there, waited for at most ``STOP_TIMEOUT_S``; disconnect."""
+        self._closing = True
+        self.service.unwatch(self.publish_state)
+        self.service.unwatch_stored(self.publish_stored)
+        if self.client.is_connected():
+            info = self.client.publish(self.topics.availability, "offline", qos=QOS, retain=True)
+            try:
+                info.wait_for_publish(STOP_TIMEOUT_S)
+            except (ValueError, RuntimeError):
+                pass  # the connection went as we stopped: the will says offline instead
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    # --- on the event loop ---------------------------------------------------------------------------------
+
+    def publish_state(self, message: dict[str, Any]) -> None:
+        """A broadcast state, retained, at QoS 0: one lost with the connection is replaced by the reconnect's
+        fresh one, where a queued QoS 1 copy would replay old states to the broker first."""
+        if self._online:
+            self._publish(self.topics.state, _dumps(message), retain=True, qos=0)
+
+    def publish_stored(self, seq: int, item: Input, step: Step | None) -> None:
+        for message in events(self.service.match_id, seq, item, step):
+            self._publish(self.topics.event, _dumps(message))
+
+    def _publish(self, topic: str, payload: bytes | str, retain: bool = False, qos: int = QOS) -> None:
+        info = self.client.publish(topic, payload, qos=qos, retain=retain)
+        if info.rc == MQTTErrorCode.MQTT_ERR_QUEUE_SIZE:
+            self._dropped += 1
+            if self._dropped == 1:
+                _say(f"the broker has been away for {QUEUE_LIMIT} messages: events are dropped until it is back")
+
+    def _announce(self) -> None:
+        """After a (re)connect: online, the discovery configs, the state, from our own state (the broker forgets)."""
+        if self._closing or not self.client.is_connected():
+            return
+        self._dropped = 0
+        self._publish(self.topics.availability, "online", retain=True)
+        if self.config.discovery:
+            self._discover()
+        self._online = True
+        self.publish_state(self.service.state())
+
+    def _offline(self) -> None:
+        """The connection went (said by paho's thread): states wait for the next ``_announce``."""
+        self._online = False
+
+    def _discover(self) -> None:
+        for topic, config in discovery(self.config, self.table).items():
+            self._publish(topic, _dumps(config), retain=True)
+
+    def _command(self, payload: bytes) -> None:
+        """A command from ``cmd``: the referee's one request path, as MQTT's way in; the answer on ``cmd/result``."""
+        if len(payload) > REQUEST_LIMIT:  # as on the local API: not parsed on the event loop
+            self._answer({"id": None, "ok": False,
+                          "error": f"a command longer than {REQUEST_LIMIT} bytes is not read"})
+            return
+        self.service.request(payload, self._answer, WAY_IN)
+
+    def _answer(self, message: dict[str, Any]) -> None:
+        self._publish(self.topics.result, _dumps(message))
+
+    # --- in paho's thread -----------------------------------------------------------------------------------
+
+    def _to_loop(self, callback, *args: Any) -> None:
+        try:
+            self.loop.call_soon_threadsafe(callback, *args)
+        except RuntimeError:
+            pass  # the event loop is closed: the daemon is stopping
+
+    def _on_socket_open(self, client, userdata, sock) -> None:
+        """No Nagle: without it a small publish can wait 20-40 ms for the broker's ack of the one before."""
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except (OSError, AttributeError):
+            pass  # not a TCP socket (a Unix socket broker): nothing to delay
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            if not self._failing:
+                self._failing = True
+                _say(f"the broker {self.address} refused the connection: {reason_code}; trying again")
+            return
+        self._failing = False
+        self._up = True
+        _say(f"connected to the broker {self.address}")
+        subscriptions = [(self.topics.cmd, QOS)]
+        if self.config.discovery:
+            subscriptions.append((self.topics.ha_status, QOS))
+        client.subscribe(subscriptions)
+        self._to_loop(self._announce)
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        if not self._failing:
+            self._failing = True
+            _say(f"cannot reach the broker {self.address}; trying again every {RECONNECT_MAX_S} s at most")
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+        self._to_loop(self._offline)
+        if self._up and not self._closing:
+            _say(f"lost the broker {self.address} ({reason_code}); reconnecting")
+        self._up = False
+
+    def _on_message(self, client, userdata, message) -> None:
+        if message.topic == self.topics.cmd:
+            if message.retain:  # a retained command would run again on every reconnect
+                _say(f"ignored a retained message on {message.topic}: commands must not be retained")
+                return
+            self._to_loop(self._command, bytes(message.payload))
+        elif message.topic == self.topics.ha_status and bytes(message.payload) == b"online":
+            self._to_loop(self._discover)
+
+
+def _say(message: str) -> None:
+    log.info("MQTT: %s", message)

@@ -1,0 +1,99 @@
+"""The ``devetka`` command: ``devetka replay LOG`` today; the daemon, demo and UI join later."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import io
+import os
+import sys
+
+import orjson
+
+from scoreboard.commands import logs
+from scoreboard.matchlog.replay import replay
+
+
+def _open_log(name: str):
+    """The log as UTF-8 text (a byte-order mark is skipped), from a file or standard input."""
+    if name == "-":
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="strict")
+    return open(name, encoding="utf-8-sig", errors="strict")
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        stream = _open_log(args.log)
+    except OSError as error:
+        print(f"devetka replay: cannot read {args.log}: {error.strerror}", file=sys.stderr)
+        return 2
+    gc.disable()  # a long log makes millions of small objects that all live to the end: nothing to collect
+    try:
+        with stream:
+            result = replay(stream)
+        _write(result, args.explain)
+    except UnicodeDecodeError as error:
+        where = "standard input" if args.log == "-" else args.log
+        print(f"devetka replay: {where} is not UTF-8 text: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the reader left (| head): not an error
+    except OSError as error:
+        print(f"devetka replay: cannot read {args.log}: {error.strerror}", file=sys.stderr)
+        return 2
+    finally:
+        gc.enable()
+    return 0
+
+
+def _write(result, explain: bool) -> None:
+    """Each line as it is made: joining them first would hold the whole output in memory."""
+    out = sys.stdout.buffer
+    if explain:
+        for text in result.explain():
+            out.write(text.encode() + b"\n")
+    else:
+        dumps, newline = orjson.dumps, orjson.OPT_APPEND_NEWLINE
+        for line in result.lines():
+            out.write(dumps(line, option=newline))
+    out.flush()
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="devetka", description="A scoreboard that referees nine-ball.")
+    loudness = top.add_mutually_exclusive_group()
+    loudness.add_argument("-v", "--verbose", action="store_const", const=1, dest="verbosity", default=0,
+                          help="also the debugging lines (paho's among them)")
+    loudness.add_argument("-q", "--quiet", action="store_const", const=-1, dest="verbosity",
+                          help="only the errors")
+    commands = top.add_subparsers(dest="command", required=True)
+    rp = commands.add_parser("replay", help="fold a match log and print what the rules decided")
+    rp.add_argument("log", help="a match log (JSON Lines), or - for standard input")
+    rp.add_argument("--explain", action="store_true", help="one line per shot with the ruling in words")
+    rp.set_defaults(run=_replay)
+    from scoreboard.commands import sensors as sensors_cli
+
+    sensors_cli.register(commands)
+    from scoreboard.commands import store as store_cli
+
+    store_cli.register(commands)
+    from scoreboard.commands import run
+
+    run.register(commands)
+    from scoreboard.sim import demo
+
+    demo.register(commands)
+    from scoreboard.commands import ui as ui_command
+
+    ui_command.register(commands)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    logs.setup(args.command, args.verbosity)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

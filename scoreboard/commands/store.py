@@ -1,0 +1,88 @@
+"""``devetka export`` and ``devetka matches``: read the store, never write it.
+
+Both open the store read-only, so they can run beside the daemon (WAL lets a
+reader see the last commit while the daemon writes) and never move a file or
+create one. ``export`` writes a match as the match log ``devetka replay``
+reads; ``matches`` lists every stored match, one JSON line each.
+
+>>> import tempfile
+>>> from scoreboard.core.inputs import MatchStart
+>>> from scoreboard.referee.store import Store
+>>> path = tempfile.mkdtemp() + "/devetka.db"
+>>> with Store.open(path, now=lambda: "2026-11-29T20:00:00+00:00") as store:
+...     _ = store.start_match(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0))
+>>> export_lines(path, None)
+['{"type":"match_start","v":1,"players":["Ana","Ben"],"race":[3,3],"breaker":0}']
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import orjson
+
+
+def export_lines(path: str, match_id: int | None) -> list[str]:
+    """The match's log as JSON lines, ``match_start`` first; the latest match when ``match_id`` is None."""
+    from scoreboard.core.inputs import to_json
+    from scoreboard.referee.store import Store, StoreError
+
+    with Store.open_readonly(path) as store:
+        if match_id is None:
+            current = store.current_match()
+            if current is None:
+                raise StoreError(f"the store {path} holds no match yet")
+            log = current[1]
+        else:
+            log = store.log(match_id)
+    return [orjson.dumps(to_json(item)).decode() for item in log]
+
+
+def matches_lines(path: str) -> list[str]:
+    """One JSON line per stored match, oldest first (none for a store with no match)."""
+    from scoreboard.referee.store import Store
+
+    with Store.open_readonly(path) as store:
+        return [orjson.dumps(summary.to_json()).decode() for summary in store.matches()]
+
+
+def _print(name: str, make) -> int:
+    from scoreboard.referee.store import StoreError  # here, not at the top: devetka replay need not load sqlite3
+
+    try:
+        lines = make()
+    except StoreError as error:
+        print(f"devetka {name}: {error}", file=sys.stderr)
+        return 2
+    try:
+        sys.stdout.write("".join(line + "\n" for line in lines))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the reader left (| head): not an error
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    return _print("export", lambda: export_lines(args.store, args.match))
+
+
+def run_matches(args: argparse.Namespace) -> int:
+    return _print("matches", lambda: matches_lines(args.store))
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """Add ``export`` and ``matches`` to the ``devetka`` command."""
+    export = commands.add_parser(
+        "export", help="print a stored match as a match log that devetka replay reads",
+        description="Print a match from the store as JSON Lines, match_start first (default: the latest match).")
+    export.add_argument("--store", required=True, metavar="FILE", help="the daemon's store (SQLite file)")
+    export.add_argument("--match", type=int, metavar="ID", help="the match id (see devetka matches)")
+    export.set_defaults(run=run_export)
+    listing = commands.add_parser(
+        "matches", help="list the stored matches, one JSON line each",
+        description="One JSON line per stored match: id, started, players, race, score, winner (null while "
+                    "unfinished).")
+    listing.add_argument("--store", required=True, metavar="FILE", help="the daemon's store (SQLite file)")
+    listing.set_defaults(run=run_matches)

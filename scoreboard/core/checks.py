@@ -1,0 +1,222 @@
+"""The small checks a typed setting is read through: each turns a raw value at a key path into its type.
+
+Pure (no file is read here): the table's config (``scoreboard.referee.config``), the sensor wiring
+(``scoreboard.sensing.wiring``) and the settings changed at the table all go through these, so a value
+means the same wherever it is written. Players, race and rule options are decided by the match log's
+own checks (``scoreboard.core.inputs``), only worded here for a key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import field
+from types import MappingProxyType
+from typing import Any
+
+from scoreboard.core.inputs import BREAK_ORDERS, InputError, RuleOptions, players_of, race_of
+
+#: BCM numbers a sensor may use: 0 and 1 are the HAT ID EEPROM's I2C bus.
+GPIO_PINS = range(2, 28)
+
+
+class ConfigError(ValueError):
+    """A config that cannot be used; ``key`` is the dotted key path the message starts with.
+
+    >>> ConfigError("sensors.serial.baud", "expected a whole number > 0, got 0").key
+    'sensors.serial.baud'
+    """
+
+    def __init__(self, key: str, problem: str, *, file: str | None = None) -> None:
+        self.key = key
+        self.problem = problem
+        message = f"{key}: {problem}" if key else problem
+        super().__init__(f"{file}: {message}" if file else message)
+
+
+Check = Callable[[Any, str], Any]
+"""Turns a raw TOML value at a key path into its typed value, or raises ``ConfigError``."""
+
+
+def setting(default: Any, check: Check) -> Any:
+    """A dataclass field read from TOML: its default and the check its raw value goes through."""
+    if isinstance(default, Mapping | list | dict) or dataclasses.is_dataclass(default):
+        return field(default_factory=lambda: default, metadata={"check": check})
+    return field(default=default, metadata={"check": check})
+
+
+def _show(value: Any) -> str:
+    """A raw value as the message shows it: strings quoted, booleans as TOML writes them."""
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)          # nan, inf, -inf: as TOML writes them
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+# One small check per kind of value.
+
+
+def boolean(value: Any, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(key, f"expected true or false, got {_show(value)}")
+    return value
+
+
+def gpio_pin(value: Any, key: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value not in GPIO_PINS:
+        raise ConfigError(key, f"expected a BCM GPIO number from 2 to 27 (0 and 1 belong to the HAT "
+                               f"EEPROM), got {_show(value)}")
+    return value
+
+
+def millis(value: Any, key: str) -> float:
+    if not _is_number(value) or value < 0:
+        raise ConfigError(key, f"expected a number of milliseconds >= 0, got {_show(value)}")
+    return float(value)
+
+
+def seconds(value: Any, key: str) -> float:
+    if not _is_number(value) or value <= 0:
+        raise ConfigError(key, f"expected a number of seconds > 0, got {_show(value)}")
+    return float(value)
+
+
+def whole_number(value: Any, key: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ConfigError(key, f"expected a whole number > 0, got {_show(value)}")
+    return value
+
+
+def text(value: Any, key: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(key, f"expected a non-empty string, got {_show(value)}")
+    return value
+
+
+def table_id(value: Any, key: str) -> str:
+    """A table's id goes into MQTT topics and file names: ASCII letters, digits, '-' and '_' only."""
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_-]+", value):
+        raise ConfigError(key, f"expected a name of letters, digits, '-' and '_' (it goes into MQTT topics), "
+                               f"got {_show(value)}")
+    return value
+
+
+def port_number(value: Any, key: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 65535:
+        raise ConfigError(key, f"expected a TCP port from 1 to 65535, got {_show(value)}")
+    return value
+
+
+def topic_prefix(value: Any, key: str) -> str:
+    """MQTT topic levels that others subscribe under: no wildcards, no empty level, no leading or trailing '/'."""
+    if (not isinstance(value, str) or not value or any(c in value for c in "+#\0")
+            or "" in value.split("/")):
+        raise ConfigError(key, f"expected MQTT topic levels such as \"devetka\" or \"venue/devetka\" (no '+', "
+                               f"'#', empty level or leading or trailing '/'), got {_show(value)}")
+    return value
+
+
+#: The longest path a Unix socket can be bound to on Linux (``sun_path`` is 108 bytes with its NUL).
+SOCKET_PATH_MAX = 107
+
+
+def socket_path(value: Any, key: str) -> str:
+    """A Unix socket's path: the kernel refuses a longer one only when the daemon binds it, so check here."""
+    value = text(value, key)
+    if len(value.encode()) > SOCKET_PATH_MAX:
+        raise ConfigError(key, f"a Unix socket path must be at most {SOCKET_PATH_MAX} bytes, "
+                               f"got {len(value.encode())}")
+    return value
+
+
+def player_names(value: Any, key: str) -> tuple[str, str]:
+    """Decided by the match log's own check (``players_of``), worded for a config key."""
+    try:
+        return players_of(value if isinstance(value, list) else None)
+    except InputError:
+        raise ConfigError(key, f"expected two non-empty names, got {_show(value)}") from None
+
+
+def race_pair(value: Any, key: str) -> tuple[int, int]:
+    """Decided by the match log's own check (``race_of``), worded for a config key."""
+    try:
+        return race_of(value if isinstance(value, list) else None)
+    except InputError:
+        raise ConfigError(key, f"expected [n0, n1], racks each player needs to win, each a whole number >= 1, "
+                               f"got {_show(value)}") from None
+
+
+def rule_options(value: Any, key: str) -> RuleOptions:
+    """``[match.rules]``: the match log's rule options under their JSON names, so config and log agree."""
+    values = {}
+    for name, raw in _table(value, key).items():
+        attr = RuleOptions.JSON_NAMES.get(name)
+        if attr is None:
+            raise _unknown(key, name, list(RuleOptions.JSON_NAMES))
+        if name == "break":
+            if raw not in BREAK_ORDERS or not isinstance(raw, str):
+                raise ConfigError(f"{key}.{name}", f"expected \"winner\" or \"alternate\", got {_show(raw)}")
+            values[attr] = raw
+        else:
+            values[attr] = boolean(raw, f"{key}.{name}")
+    return RuleOptions(**values)
+
+
+def _table(value: Any, key: str) -> dict:
+    if not isinstance(value, dict):
+        raise ConfigError(key, f"expected a table, got {_show(value)}")
+    return value
+
+
+def _unknown(key: str, name: str, known: tuple[str, ...] | list[str]) -> ConfigError:
+    return ConfigError(f"{key}.{name}" if key else name, f"unknown key (known: {', '.join(known)})")
+
+
+def pin_table(names: tuple[str, ...]) -> Check:
+    """A table of GPIO pins keyed by a fixed set of names (pockets, rails); any subset of them."""
+
+    def check(value: Any, key: str) -> Mapping[str, int]:
+        pins = {}
+        for name, pin in _table(value, key).items():
+            if name not in names:
+                raise _unknown(key, name, names)
+            pins[name] = gpio_pin(pin, f"{key}.{name}")
+        return MappingProxyType({name: pins[name] for name in names if name in pins})
+
+    return check
+
+
+def section(cls: type) -> Check:
+    """A table read into the dataclass ``cls``: known keys only, each through its field's check."""
+
+    def check(value: Any, key: str) -> Any:
+        return build(cls, _table(value, key), key)
+
+    return check
+
+
+def build(cls: type, raw: dict, key: str = "") -> Any:
+    """``cls`` from a TOML table; then its ``validate(key)``, for rules that span several fields."""
+    known = {f.name: f for f in dataclasses.fields(cls) if "check" in f.metadata}
+    values = {}
+    for name, value in raw.items():
+        spec = known.get(name)
+        if spec is None:
+            raise _unknown(key, name, list(known))
+        values[name] = spec.metadata["check"](value, f"{key}.{name}" if key else name)
+    built = cls(**values)
+    validate = getattr(built, "validate", None)
+    if validate is not None:
+        validate(key)
+    return built

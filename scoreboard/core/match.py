@@ -1,0 +1,134 @@
+"""A match as its log: append inputs, undo without limit, resume from a log.
+
+Appending folds one input onto the current state. Undo takes back the last
+input that changed the state and folds again from the nearest checkpoint, so
+its cost does not grow with the length of the match.
+
+>>> from scoreboard.core.inputs import MatchStart, Strike, Undo
+>>> match = Match(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0))
+>>> _ = match.apply(Strike())
+>>> match.state.shot is not None
+True
+>>> _ = match.apply(Undo())
+>>> match.state.shot is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from scoreboard.core.inputs import Input, MatchStart, Settle, Undo
+from scoreboard.core.rules import RuleError, State, Step, Verdict, evolve, start
+
+CHECKPOINT_EVERY = 64
+_applied = tuple.__new__  # builds an Applied without its Python-level __new__: apply is the hot path
+
+
+class Applied(NamedTuple):
+    """An input that changed the state, where it stood in the log, and the shot verdict it gave."""
+
+    item: Input
+    position: int | None
+    verdict: Verdict | None
+    amends: bool
+
+
+class ShotLine(NamedTuple):
+    """A shot's final verdict and the log position of the input that ended it."""
+
+    position: int | None
+    verdict: Verdict
+
+
+class Match:
+    """One match: ``apply`` inputs (``Undo`` included); ``state`` is always the fold of what is left."""
+
+    def __init__(self, match_start: MatchStart) -> None:
+        self.match_start = match_start
+        self._state = start(match_start)
+        self._applied: list[Applied] = []
+        self._checkpoints: list[State] = [self._state]
+
+    @classmethod
+    def resume(cls, log: Iterable[Input]) -> Match:
+        """Fold a stored log (its first input the ``match_start``); a rejected input raises ``RuleError``."""
+        items = iter(log)
+        first = next(items, None)
+        if not isinstance(first, MatchStart):
+            raise RuleError("a match log begins with match_start")
+        match = cls(first)
+        for item in items:
+            match.apply(item)
+        return match
+
+    @property
+    def state(self) -> State:
+        return self._state
+
+    @property
+    def undo_target(self) -> Input | None:
+        """The input that ``undo`` would take back, or None at the start of the match."""
+        return self._applied[-1].item if self._applied else None
+
+    def apply(self, item: Input, position: int | None = None) -> Step:
+        """Fold ``item`` in; ``position`` (its log line) places the verdicts it gives. Raises ``RuleError``."""
+        kind = type(item)
+        if kind is Undo:
+            return self._undo()
+        if kind is MatchStart:
+            raise RuleError("a second match_start: one match per log")
+        state, verdict, amends = step = evolve(self._state, item)
+        if state is self._state:
+            return step
+        applied = self._applied
+        applied.append(_applied(Applied, (item, position, verdict, amends)))
+        self._state = state
+        if len(applied) % CHECKPOINT_EVERY == 0:
+            self._checkpoints.append(state)
+        return step
+
+    def _undo(self) -> Step:
+        if not self._applied:
+            raise RuleError("nothing to undo")
+        self._applied.pop()
+        kept = len(self._applied) // CHECKPOINT_EVERY
+        del self._checkpoints[kept + 1:]
+        state = self._checkpoints[kept]
+        for applied in self._applied[kept * CHECKPOINT_EVERY:]:
+            state = evolve(state, applied.item).state
+        self._state = state
+        return Step(state)
+
+    @property
+    def applied_count(self) -> int:
+        """How many inputs make the state as it is (undone ones left out)."""
+        return len(self._applied)
+
+    def last_verdict(self) -> Verdict | None:
+        """The final verdict of the last shot (a late input's amendment included), without listing them all."""
+        for applied in reversed(self._applied):
+            if applied[2] is not None:
+                return applied[2]
+        return None
+
+    def history(self) -> tuple[Applied, ...]:
+        """The inputs that made the state as it is, in order (undone ones left out)."""
+        return tuple(self._applied)
+
+    def shot_lines(self) -> list[ShotLine]:
+        """Every shot of the match so far with its final verdict, in the order the shots ended."""
+        lines: list[ShotLine] = []
+        for applied in self._applied:
+            if applied.verdict is None:
+                continue
+            if applied.amends:
+                lines[-1] = ShotLine(lines[-1].position, applied.verdict)
+            else:
+                lines.append(ShotLine(applied.position, applied.verdict))
+        return lines
+
+    def closed(self) -> Step:
+        """The match as a log that ends here leaves it: a shot still in progress is over (the spec)."""
+        return evolve(self._state, Settle()) if self._state.shot is not None else Step(self._state)

@@ -1,0 +1,60 @@
+"""The output lines of ``devetka replay`` (docs/match-log.md): shot, error and state objects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoreboard.core.rules import State, Verdict
+from scoreboard.core.rules.three_fouls import warning
+
+
+def shot_line(verdict: Verdict) -> dict[str, Any]:
+    """A shot line; a foul between shots carries ``between_shots`` and no sensor fields."""
+    line: dict[str, Any] = {
+        "type": "shot", "rack": verdict.rack, "shot": verdict.shot, "shooter": verdict.shooter,
+        "break": verdict.is_break, "push_out": verdict.push_out,
+    }
+    if verdict.between_shots:
+        line["between_shots"] = True
+    line["pocketed"] = list(verdict.pocketed)
+    if not verdict.between_shots:
+        line["scratch"] = verdict.scratch
+        line["off_table"] = list(verdict.off_table)
+    line["foul"] = verdict.foul
+    line["rules"] = list(verdict.rules)
+    line["respot_nine"] = verdict.respot_nine
+    line["on_table"] = list(verdict.on_table)
+    if not verdict.between_shots:
+        line["assumed"] = list(verdict.assumed)
+    line.update(
+        next_shooter=verdict.next_shooter, ball_in_hand=verdict.ball_in_hand,
+        push_out_allowed=verdict.push_out_allowed, fouls_in_row=list(verdict.fouls_in_row),
+        warning=verdict.warning, rack_winner=verdict.rack_winner,
+    )
+    return line
+
+
+def error_line(position: int, message: str) -> dict[str, Any]:
+    return {"type": "error", "line": position, "error": message}
+
+
+def state_line(state: State | None) -> dict[str, Any]:
+    """The state line; with no match started (no valid ``match_start``) its fields are empty."""
+    if state is None:
+        return {
+            "type": "state", "players": None, "race": None, "score": [0, 0], "rack": 0, "breaker": None,
+            "match_winner": None, "on_table": [], "shooter": None, "ball_in_hand": False,
+            "push_out_allowed": False, "push_out": False, "awaiting_choice": False,
+            "fouls_in_row": [0, 0], "warning": False,
+        }
+    table = state.table
+    setup = state.setup
+    return {
+        "type": "state", "players": list(setup.players), "race": list(setup.race),
+        "score": list(table.score), "rack": table.rack, "breaker": table.breaker,
+        "match_winner": table.match_winner, "on_table": list(table.on_table),
+        "shooter": table.shooter, "ball_in_hand": table.ball_in_hand,
+        "push_out_allowed": table.push_out_allowed, "push_out": table.push_out,
+        "awaiting_choice": table.awaiting_choice, "fouls_in_row": list(table.fouls_in_row),
+        "warning": warning(setup.options, table.fouls_in_row, table.shooter),
+    }

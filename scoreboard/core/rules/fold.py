@@ -1,0 +1,248 @@
+"""The pure fold of nine-ball: ``evolve(state, input) -> Step``.
+
+Each input either returns a new ``Step`` or raises ``RuleError`` and leaves the
+state as it was. A shot's verdict is always decided from the table before it
+and its events, so a late foul, an identification or a slow ball (with a strike
+sensor) amends the last shot by deciding it again.
+
+>>> from scoreboard.core.inputs import MatchStart, Strike, FirstContact, Cushion, Settle
+>>> state = start(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0))
+>>> for item in [Strike(), FirstContact(1)] + [Cushion(ball) for ball in (2, 4, 6, 7)]:
+...     state = evolve(state, item).state
+>>> from scoreboard.core.rules.words import explain
+>>> explain(evolve(state, Settle()).verdict)
+'Legal break (5.4) by Ana. Ben to shoot. Ben may push out (5.5).'
+"""
+
+from __future__ import annotations
+
+from scoreboard.core.inputs import (
+    Accept,
+    Concede,
+    Cushion,
+    FirstContact,
+    Foul,
+    Identify,
+    MatchStart,
+    Miss,
+    OffTable,
+    Pass,
+    Pocket,
+    PushOut,
+    Settle,
+    Stalemate,
+    Strike,
+    Undo,
+)
+from scoreboard.core.rules import facts, push_out, racks
+from scoreboard.core.rules.decide import decide, foul_between_shots
+from scoreboard.core.rules.state import RuleError, Setup, Shot, State, Step, first_rack
+
+_step = tuple.__new__  # builds a Step without its Python-level __new__, on the path every sensor input takes
+
+
+def start(item: MatchStart) -> State:
+    """The state of a new match (5.2, 5.3)."""
+    setup = Setup(players=item.players, race=item.race, first_breaker=item.breaker,
+                  options=item.options, table=item.table)
+    return State(setup=setup, table=first_rack(setup))
+
+
+def evolve(state: State, item) -> Step:
+    """Fold one input into the match, or raise ``RuleError`` saying why it makes no sense here."""
+    handler = _HANDLERS.get(type(item))
+    if handler is None:
+        raise RuleError(f"{type(item).__name__} is not an input of the match log")
+    if state.table.match_winner is not None and type(item) is not Foul:
+        raise _match_over(state)
+    return handler(state, item)
+
+
+def _match_over(state: State) -> RuleError:
+    winner = state.setup.players[state.table.match_winner]
+    return RuleError(f"the match is over ({winner} won): only undo, or a late foul on the winning shot")
+
+
+def _finish(state: State) -> Step:
+    """End the shot in progress (if any): its verdict, and the shot kept open for late inputs."""
+    if state.shot is None:
+        return Step(state)
+    table, verdict = decide(state.setup, state.shot)
+    return Step(State(state.setup, table, None, state.shot), verdict)
+
+
+def _begin(state: State) -> State:
+    """A new shot: a pending push-out choice counts as accepted (the spec: a shot that begins accepts)."""
+    table = state.table
+    if table.awaiting_choice:
+        table = table._replace(awaiting_choice=False)
+    return State(state.setup, table, Shot(table), None)
+
+
+def _amend(state: State, item) -> Step:
+    """Add a late input to the last shot and decide it again."""
+    last = state.last
+    facts.check(last, item)
+    if type(item) is Foul:
+        _check_foul(state, last, item)
+    shot = Shot(last.before, last.events + (item,))
+    table, verdict = decide(state.setup, shot)
+    return Step(State(state.setup, table, None, shot), verdict, amends=True)
+
+
+def _add(state: State, item) -> Step:
+    """Add an event to the shot in progress."""
+    shot = state.shot
+    facts.check(shot, item)
+    return _step(Step, (State(state.setup, state.table, Shot(shot.before, shot.events + (item,))), None, False))
+
+
+def _slow_ball(state: State, item) -> Step:
+    """With a strike sensor, a sensor input before the next strike belongs to the last shot (the spec).
+
+    The shot is decided again and the inputs between shots that followed it
+    are applied once more; if one of them no longer fits (the slow ball changed
+    who is at the table), the slow ball is refused and the match stays as it was.
+    """
+    step = _amend(state, item)
+    replayed = step.state
+    for between in state.since:
+        try:
+            replayed = _HANDLERS[type(between)](replayed, between).state
+        except RuleError as error:
+            raise RuleError(
+                f"{item.TYPE} after the shot would leave the {between.TYPE} that followed it wrong ({error}):"
+                f" undo the {between.TYPE} first"
+            ) from None
+    return Step(replayed, step.verdict, amends=True)
+
+
+def _sensor(state: State, item) -> Step:
+    """A sensor input: part of the shot in progress, the start of a shot, or (strike sensor) a slow ball."""
+    if state.shot is not None:
+        return _add(state, item)
+    if state.setup.options.strike_sensed:
+        if state.last is None:
+            raise RuleError(f"{item.TYPE} with no shot to belong to: a strike sensor is fitted and no strike came")
+        return _slow_ball(state, item)
+    begun = _begin(state)
+    facts.check(begun.shot, item)
+    return Step(begun._replace(shot=Shot(begun.shot.before, (item,))))
+
+
+def _strike(state: State, item: Strike) -> Step:
+    """A strike ends the shot in progress and begins the next, unless the shot it ended won the match."""
+    finished = _finish(state)
+    if finished.state.table.match_winner is not None:
+        return finished
+    return Step(_begin(finished.state), finished.verdict)
+
+
+def _settle(state: State, item: Settle) -> Step:
+    return _finish(state)
+
+
+def _miss(state: State, item: Miss) -> Step:
+    """A miss ends the shot in progress, or is a whole shot in which nothing was sensed."""
+    if state.shot is None:
+        return _finish(_begin(state))
+    if any(type(event) is Pocket for event in state.shot.events):
+        raise RuleError("miss after a ball was pocketed in the same shot")
+    return _finish(state)
+
+
+def _between(change):
+    """Inputs between shots end the shot in progress first; a rejection then takes back both."""
+    def handle(state: State, item) -> Step:
+        finished = _finish(state)
+        after = finished.state
+        if after.table.match_winner is not None:
+            raise _match_over(after)
+        table = change(after.setup, after.table, item)
+        if after.last is not None and after.setup.options.strike_sensed:
+            return Step(State(after.setup, table, None, after.last, after.since + (item,)), finished.verdict)
+        return Step(State(after.setup, table, None, None), finished.verdict)
+    return handle
+
+
+def _stalemate(setup: Setup, table, item: Stalemate):
+    if table.shot_no == 0:
+        raise RuleError("stalemate before the break: the game starts with the break (5.15)")
+    return racks.stalemate(table)
+
+
+def _concede(setup: Setup, table, item: Concede):
+    if item.scope == "match":
+        return racks.concede_match(table, item.player)
+    return racks.win_rack(setup, table, 1 - item.player)
+
+
+def _check_foul(state: State, shot: Shot, item: Foul) -> None:
+    """A called foul must fit the shot it belongs to and name the player it is charged to."""
+    if shot.is_push_out and item.reason in ("bad_hit", "no_rail"):
+        raise RuleError(f"{item.reason} cannot be called on a push out (5.6)")
+    if item.reason == "illegal_break" and not shot.is_break:
+        raise RuleError("illegal_break only on the break (5.4)")
+    _check_player(state, item, shot.shooter)
+
+
+def _check_player(state: State, item: Foul, charged: int) -> None:
+    if item.player is not None and item.player != charged:
+        name = state.setup.players[charged]
+        raise RuleError(f"this foul is charged to {name} (player {charged}), not player {item.player}")
+
+
+def _foul(state: State, item: Foul) -> Step:
+    """A foul belongs to the shot in progress, else to the last shot, else it is a foul between shots (R5)."""
+    if state.shot is not None:
+        _check_foul(state, state.shot, item)
+        return _add(state, item)
+    if state.last is not None and not state.since:
+        return _amend(state, item)
+    if state.table.match_winner is not None:
+        raise _match_over(state)
+    table = state.table
+    if table.shot_no == 0:
+        raise RuleError("no foul before the rack's break: the game starts with the break (5.15)")
+    if item.reason not in ("moved_ball", "other"):
+        raise RuleError(f"a foul between shots is moved_ball or other, not {item.reason} (R5)")
+    _check_player(state, item, table.shooter)
+    after, verdict = foul_between_shots(state.setup, table, item)
+    return Step(State(state.setup, after, None, None), verdict)
+
+
+def _tap(state: State, item) -> Step:
+    """``identify`` and ``off_table`` belong to the shot in progress or to the last shot."""
+    if state.shot is not None:
+        return _add(state, item)
+    if state.last is not None and not state.since:
+        return _amend(state, item)
+    raise RuleError(f"{item.TYPE} with no shot to belong to")
+
+
+def _second_match(state: State, item) -> Step:
+    raise RuleError("a second match_start: one match per log")
+
+
+def _undo(state: State, item) -> Step:
+    raise RuleError("undo needs the match's history: apply it to a Match, not to a state")
+
+
+_HANDLERS = {
+    Strike: _strike,
+    FirstContact: _sensor,
+    Cushion: _sensor,
+    Pocket: _sensor,
+    Settle: _settle,
+    Miss: _miss,
+    Foul: _foul,
+    Identify: _tap,
+    OffTable: _tap,
+    PushOut: _between(lambda setup, table, item: push_out.announce(table)),
+    Accept: _between(lambda setup, table, item: push_out.accept(table)),
+    Pass: _between(lambda setup, table, item: push_out.pass_back(table)),
+    Stalemate: _between(_stalemate),
+    Concede: _between(_concede),
+    MatchStart: _second_match,
+    Undo: _undo,
+}

@@ -1,0 +1,116 @@
+"""The rulings in words a player understands at the table: one line per verdict.
+
+Words are made when they are read (``explain(verdict)``), not when a shot is
+decided, so folding a long log does not pay for sentences nobody reads.
+"""
+
+from __future__ import annotations
+
+from scoreboard.core.inputs import Accept, Concede, Pass, PushOut, Stalemate
+from scoreboard.core.rules.state import Table, Verdict, other
+
+NOTED = (PushOut, Accept, Pass, Stalemate, Concede)
+
+
+def balls(numbers) -> str:
+    """'the 3', 'the 3 and 5', 'the 2, 3 and 5'."""
+    names = [str(n) for n in numbers]
+    if len(names) == 1:
+        return f"the {names[0]}"
+    return f"the {', '.join(names[:-1])} and {names[-1]}"
+
+
+def _score(table: Table) -> str:
+    return f"{table.score[0]}-{table.score[1]}"
+
+
+def _rack_result(players: tuple[str, str], table: Table, winner: int) -> str:
+    """What winning the rack means: the next break, or the match."""
+    if table.match_winner is not None:
+        return f" {players[winner]} wins the match {_score(table)}."
+    return f" Score {_score(table)}; {players[table.breaker]} breaks rack {table.rack}."
+
+
+def _next(players: tuple[str, str], after: Table, warning: bool) -> str:
+    """Who is at the table next, and what they may do."""
+    name = players[after.shooter]
+    if after.awaiting_choice:
+        text = f" {name} chooses: shoot from here, or pass it back (5.6)."
+    elif after.ball_in_hand:
+        text = f" {name} has ball in hand."
+    else:
+        text = ""
+    if after.push_out_allowed:
+        text += f" {name} may push out (5.5)."
+    if warning:
+        text += f" {name} is on two fouls: a third loses the rack (5.13)."
+    return text
+
+
+def explain(verdict: Verdict) -> str:
+    """One line on a verdict, e.g. 'Foul 5.8: the 3 was hit before the 1. Ben has ball in hand.'."""
+    if verdict.between_shots:
+        return _between_shots(verdict)
+    players, calls, after = verdict.players, verdict.calls, verdict.after
+    name = players[verdict.shooter]
+    pocketed = verdict.pocketed
+    if calls:
+        rules = ", ".join(dict.fromkeys(call.rule for call in calls))
+        text = f"Foul {rules}: " + "; ".join(call.reason for call in calls) + "."
+        if verdict.rack_winner is not None:
+            text += f" Third foul in a row: {name} loses the rack (5.13)."
+    elif verdict.push_out:
+        down = [ball for ball in pocketed if ball != 9]
+        stay = f"; {balls(down)} {'stays' if len(down) == 1 else 'stay'} down" if down else ""
+        text = f"Push out (5.6) by {name}{stay}."
+    elif verdict.rack_winner is not None:
+        where = " on the break" if verdict.is_break else ""
+        text = f"{name} pocketed the 9{where} and wins the rack (5.15)."
+    elif verdict.is_break:
+        text = f"Legal break (5.4) by {name}" + (f": {balls(pocketed)} down, {name} shoots again." if pocketed else ".")
+    elif pocketed:
+        text = f"{name} pocketed {balls(pocketed)} and shoots again."
+    else:
+        text = f"{name} missed (5.1)."
+    if verdict.respot_nine:
+        text += " Respot the 9 on the foot spot."
+    if verdict.assumed:
+        if len(verdict.assumed) == 1:
+            text += f" The unnamed ball was taken as {balls(verdict.assumed)}: tap the ball if it was another."
+        else:
+            text += f" The unnamed balls were taken as {balls(verdict.assumed)}: tap the balls if they were others."
+    if verdict.rack_winner is not None:
+        return text + _rack_result(players, after, verdict.rack_winner)
+    if not calls and not verdict.push_out and after.shooter != verdict.shooter:
+        text += f" {players[after.shooter]} to shoot."
+    return text + _next(players, after, verdict.warning)
+
+
+def _between_shots(verdict: Verdict) -> str:
+    """A foul between shots (R5): 'Foul 5.12 between shots by Ben: a ball was moved. Ana has ball in hand.'."""
+    players, after = verdict.players, verdict.after
+    name = players[verdict.shooter]
+    call = verdict.calls[0]
+    text = f"Foul {call.rule} between shots by {name}: {call.reason}."
+    if verdict.rack_winner is not None:
+        text += f" Third foul in a row: {name} loses the rack (5.13)."
+        return text + _rack_result(players, after, verdict.rack_winner)
+    return text + _next(players, after, verdict.warning)
+
+
+def note(players: tuple[str, str], item, after: Table) -> str:
+    """An input between shots in words: a push out, the choice after it, a stalemate, a concession."""
+    kind = type(item)
+    if kind is PushOut:
+        return f"{players[after.shooter]} announces a push out (5.6)."
+    if kind is Accept:
+        return f"{players[after.shooter]} takes the shot after the push out (5.6)."
+    if kind is Pass:
+        return f"{players[other(after.shooter)]} passes the shot back; {players[after.shooter]} must shoot (5.6, R3)."
+    if kind is Stalemate:
+        return f"Stalemate (5.14): the rack is replayed; {players[after.breaker]} breaks rack {after.rack}."
+    scope = "match" if item.scope == "match" else "rack"
+    text = f"{players[item.player]} concedes the {scope} (R9)."
+    if after.match_winner is not None:
+        return text + f" {players[after.match_winner]} wins the match {_score(after)}."
+    return text + _rack_result(players, after, other(item.player))

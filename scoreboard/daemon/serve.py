@@ -1,0 +1,115 @@
+"""The daemon: the one place that wires the store, the referee, its sensor sources, the local API and MQTT.
+
+``serve`` runs them on one event loop until SIGTERM or SIGINT. Sources and paho run threads of their own
+and hand everything over with ``call_soon_threadsafe``, so the referee is only ever touched on the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Callable, Sequence
+
+from scoreboard.adapters import systemd
+from scoreboard.adapters.local_api.server import ApiError, Server
+from scoreboard.referee.config import Config
+from scoreboard.referee.referee import Referee
+from scoreboard.referee.service import Service
+from scoreboard.referee.settings import Overrides
+from scoreboard.referee.store import StoreError
+from scoreboard.sensing.interface import Source
+
+log = logging.getLogger("devetka.run")
+
+
+async def settle_loop(service: Service, wake: asyncio.Event) -> None:
+    """Apply the settle timer's ``settle`` once the table is quiet.
+
+    It sleeps until the timer's deadline, or until an input may have moved it (``wake``).
+    """
+    referee = service.referee
+    while True:
+        deadline = referee.timer.deadline
+        timeout = None if deadline is None else max(0.0, deadline - referee.now())
+        try:
+            await asyncio.wait_for(wake.wait(), timeout)
+        except TimeoutError:
+            pass
+        wake.clear()
+        service.settle_if_due()
+
+
+async def serve(config: Config, sources: Sequence[Source] = (), on_serving: Callable[[Server], None] | None = None,
+                overrides: Overrides | None = None) -> int:
+    """The daemon for ``config`` (store, socket, settle timer, match defaults) with ``sources``, until stopped.
+
+    ``on_serving`` is called with the ``Server`` once the store is replayed and the
+    socket answers (``devetka demo`` starts its table then, and calls its ``stop``
+    when done). Returns the exit status: 0 after a stop, 2 when it cannot start.
+    """
+    store = config.store.path
+    socket_path = config.api.socket
+    try:
+        referee = Referee.open(store, settle_after=config.shots.settle_after_s,
+                               hold_back=config.settle_hold_back_s, defaults=config.match)
+    except (StoreError, OSError) as error:
+        log.error("cannot open the store %s: %s", store, error)
+        for source in sources:
+            source.close()
+        return 2
+    referee.overrides = overrides
+    try:
+        if referee.moved_aside is not None:
+            log.warning("the store was corrupt and was moved aside to %s; a new store is begun", referee.moved_aside)
+        if referee.resume_problem is not None:
+            log.warning("%s", referee.resume_problem)
+        service = Service(referee)
+        wake = asyncio.Event()
+        service.woken = wake.set
+        server = Server(service, socket_path)
+        loop = asyncio.get_running_loop()
+        link = None
+        if config.mqtt.enabled:
+            from scoreboard.adapters.mqtt import MqttError, MqttLink
+
+            try:
+                link = MqttLink(config.mqtt, config.table.id, service, loop)
+            except MqttError as error:
+                log.error("%s", error)
+                return 2
+        try:
+            await server.start()
+        except ApiError as error:
+            log.error("%s", error)
+            return 2
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, server.stop)
+        log.info("serving %s on %s", store, socket_path)
+        systemd.notify(b"READY=1")  # the store is replayed and the socket answers
+        interval = systemd.watchdog_interval()
+        pinger = asyncio.create_task(systemd.watchdog(interval)) if interval is not None else None
+        settler = asyncio.create_task(settle_loop(service, wake))
+        if link is not None:
+            link.start()
+        referee.sources = list(sources)
+        for source in sources:
+            source.start(lambda report: loop.call_soon_threadsafe(service.report, report))
+        if on_serving is not None:
+            on_serving(server)
+        try:
+            await server.serve()
+        finally:
+            settler.cancel()
+            if link is not None:
+                link.close()
+            if pinger is not None:
+                pinger.cancel()
+            systemd.notify(b"STOPPING=1")
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                loop.remove_signal_handler(signum)
+    finally:
+        for source in sources:  # while the loop still runs: a source's last reports are handed to it
+            source.close()
+        referee.close()
+    return 0

@@ -1,0 +1,250 @@
+"""The table's TOML config as typed, frozen settings; a wrong key or value names its key.
+
+A table is set up once, by someone wiring sensors under it, and then runs for
+months: a typo that is silently ignored (``foot_lft = 24``) would referee with
+a dead pocket. So every key is known, every value is checked, and the first
+problem stops the start with a message that names the key path and what was
+expected. TOML syntax errors name the line.
+
+Each section is a frozen dataclass; each field says its default and the small
+check that turns a raw TOML value into its type (``setting(default, check)``).
+Adding a section is one dataclass and one field in its parent.
+
+>>> config = parse('''
+... [sensors.gpio]
+... pockets = { foot_left = 24, foot_right = 25 }
+... strike = 20
+... ''')
+>>> dict(config.sensors.gpio.pockets), config.sensors.gpio.strike, config.sensors.serial.enabled
+({'foot_left': 24, 'foot_right': 25}, 20, False)
+>>> parse("[sensors.filter]\\nlockout_ms = 'x'")
+Traceback (most recent call last):
+...
+scoreboard.core.checks.ConfigError: sensors.filter.lockout_ms: expected a number of milliseconds >= 0, got "x"
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from os import PathLike
+from typing import Any
+
+from scoreboard.core.checks import (
+    ConfigError,
+    _show,
+    boolean,
+    build,
+    player_names,
+    port_number,
+    race_pair,
+    rule_options,
+    seconds,
+    section,
+    setting,
+    socket_path,
+    table_id,
+    text,
+    topic_prefix,
+    whole_number,
+)
+from scoreboard.core.inputs import MatchStart, RuleOptions
+from scoreboard.sensing.wiring import SensorsConfig
+
+__all__ = ["Config", "ConfigError", "build", "load", "parse"]
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """``[table]``: the table's id, which names it in MQTT topics and in its match logs.
+
+    >>> TableConfig().id
+    'table1'
+    """
+
+    id: str = setting("table1", table_id)
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    """``[store]``: the SQLite file that keeps every applied input of every match.
+
+    >>> StoreConfig().path
+    '/var/lib/devetka/devetka.sqlite3'
+    """
+
+    path: str = setting("/var/lib/devetka/devetka.sqlite3", text)
+
+
+@dataclass(frozen=True)
+class ApiConfig:
+    """``[api]``: the Unix socket of the local API, the touchscreen's way in.
+
+    >>> ApiConfig().socket
+    '/run/devetka/api.sock'
+    """
+
+    socket: str = setting("/run/devetka/api.sock", socket_path)
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """``[match]``: what a new match starts with unless the screen says otherwise.
+
+    The rule options are ``scoreboard.core.inputs.RuleOptions`` under the match log's
+    names (``[match.rules] break = "alternate"``), so what the config sets is what
+    the ``match_start`` line records.
+
+    >>> start = MatchConfig(race=(3, 3)).match_start(breaker=1, table="table1")
+    >>> start.players, start.race, start.breaker, start.options.break_order
+    (('Player 1', 'Player 2'), (3, 3), 1, 'winner')
+    """
+
+    players: tuple[str, str] = setting(("Player 1", "Player 2"), player_names)
+    race: tuple[int, int] = setting((5, 5), race_pair)
+    rules: RuleOptions = setting(RuleOptions(), rule_options)
+
+    def match_start(self, breaker: int, table: str | None = None, t: float | None = None) -> MatchStart:
+        """The ``match_start`` of a match with these defaults; ``breaker`` is the lag winner's choice."""
+        return MatchStart(players=self.players, race=self.race, breaker=breaker, options=self.rules,
+                          table=table, t=t)
+
+
+@dataclass(frozen=True)
+class ShotsConfig:
+    """``[shots]``: how long the table must be quiet (no sensor input) before a shot is over.
+
+    >>> ShotsConfig().settle_after_s
+    4.0
+    """
+
+    settle_after_s: float = setting(4.0, seconds)
+
+
+def pin_code(value: Any, key: str) -> str:
+    """A PIN typed on the touchscreen's keypad: 4 to 8 digits, as a string (a leading 0 counts)."""
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4,8}", value):
+        raise ConfigError(key, f"expected 4 to 8 digits in quotes, e.g. \"4711\", got {_show(value)}")
+    return value
+
+
+@dataclass(frozen=True)
+class UiConfig:
+    """``[ui]``: the touchscreen (``devetka ui``); its settings open only with this PIN.
+
+    >>> UiConfig().pin, parse('[ui]\\npin = "4711"').ui.pin
+    ('0000', '4711')
+    """
+
+    pin: str = setting("0000", pin_code)
+
+
+@dataclass(frozen=True)
+class MqttTlsConfig:
+    """``[mqtt.tls]``: TLS to the broker, on when written; the broker's name is checked against its certificate.
+
+    ``ca_file`` is the CA that signed the broker's certificate (left out: the system's
+    CAs); ``certfile`` and ``keyfile`` are this table's own certificate, for a broker
+    that asks for one (``keyfile`` may be left out when ``certfile`` holds the key too).
+
+    >>> MqttTlsConfig().ca_file is None, Config().mqtt.tls.enabled
+    (True, False)
+    """
+
+    enabled: bool = setting(True, boolean)
+    ca_file: str | None = setting(None, text)
+    certfile: str | None = setting(None, text)
+    keyfile: str | None = setting(None, text)
+
+    def validate(self, key: str) -> None:
+        if self.keyfile is not None and self.certfile is None:
+            raise ConfigError(f"{key}.keyfile", "a client key needs its certificate: give certfile too")
+
+
+@dataclass(frozen=True)
+class MqttConfig:
+    """``[mqtt]``: the broker the table publishes to (``docs/mqtt.md``); on when written, off when absent.
+
+    Topics are ``<prefix>/<table id>/...``; Home Assistant finds the table under
+    ``<discovery_prefix>/...`` when ``discovery`` is on. The broker notices a table
+    that vanished without closing its connection (power cut) after 1.5 x ``keepalive_s``.
+
+    >>> MqttConfig().host, MqttConfig().port, MqttConfig().prefix, Config().mqtt.enabled
+    ('localhost', 1883, 'devetka', False)
+    """
+
+    enabled: bool = setting(True, boolean)
+    host: str = setting("localhost", text)
+    port: int = setting(1883, port_number)
+    username: str | None = setting(None, text)
+    password: str | None = setting(None, text)
+    client_id: str | None = setting(None, text)
+    keepalive_s: int = setting(15, whole_number)
+    prefix: str = setting("devetka", topic_prefix)
+    discovery: bool = setting(True, boolean)
+    discovery_prefix: str = setting("homeassistant", topic_prefix)
+    tls: MqttTlsConfig = setting(MqttTlsConfig(enabled=False), section(MqttTlsConfig))
+
+    def validate(self, key: str) -> None:
+        if self.password is not None and self.username is None:
+            raise ConfigError(f"{key}.password", "a password needs its username: give username too")
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole config of one table.
+
+    >>> Config().sensors.filter.min_pulse_ms, Config().table.id
+    (1.0, 'table1')
+    """
+
+    table: TableConfig = setting(TableConfig(), section(TableConfig))
+    store: StoreConfig = setting(StoreConfig(), section(StoreConfig))
+    api: ApiConfig = setting(ApiConfig(), section(ApiConfig))
+    match: MatchConfig = setting(MatchConfig(), section(MatchConfig))
+    shots: ShotsConfig = setting(ShotsConfig(), section(ShotsConfig))
+    sensors: SensorsConfig = setting(SensorsConfig(), section(SensorsConfig))
+    mqtt: MqttConfig = setting(MqttConfig(enabled=False), section(MqttConfig))
+    ui: UiConfig = setting(UiConfig(), section(UiConfig))
+
+    @property
+    def settle_hold_back_s(self) -> float:
+        """How long a sensor input may reach the daemon after its ``t``: the settle timer's ``hold_back``.
+
+        The GPIO source holds a pocket beam's input up to ``cue_merge_ms`` waiting
+        for the cue-return sensor, and what came after it waits too; a settle given
+        inside that window could end the shot before the ball that dropped in it.
+        (The source's poll lag, a fraction of a second, is the daemon's to add.)
+
+        Only pocket beams are held, so a table whose GPIO has none holds nothing back.
+
+        >>> parse("[sensors.gpio.pockets]\\nfoot_left = 5").settle_hold_back_s
+        1.0
+        >>> parse("[sensors.gpio]\\nstrike = 20").settle_hold_back_s, Config().settle_hold_back_s
+        (0.0, 0.0)
+        """
+        gpio = self.sensors.gpio
+        return self.sensors.filter.cue_merge_ms / 1000 if gpio.enabled and gpio.pockets else 0.0
+
+
+def parse(text: str) -> Config:
+    """The config in a TOML string, or ``ConfigError`` naming the first wrong key or the bad line."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError("", f"not valid TOML: {error}") from None
+    return build(Config, raw)
+
+
+def load(path: str | PathLike[str]) -> Config:
+    """The config in the TOML file at ``path``; a ``ConfigError`` message starts with the file name."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError("", f"cannot read the config: {error}", file=str(path)) from None
+    try:
+        return parse(text)
+    except ConfigError as error:
+        raise ConfigError(error.key, error.problem, file=str(path)) from None

@@ -1,0 +1,319 @@
+"""The referee core of the daemon: one Match, one Store, and the requests that move them.
+
+No socket and no event loop here: ``Referee.handle`` takes one decoded request
+and returns a ``Reply``, so the rules of the daemon (store before answering,
+a rejected input changes nothing) are tested in-process; ``scoreboard.adapters.local_api.server``
+carries requests and broadcasts over the Unix socket.
+
+An input is applied to the match first (that is the check), then committed to
+the store; only after the commit is it answered as accepted. If the commit
+fails, the match is folded again from the store, so the state served never
+holds an input the store lacks.
+
+>>> import tempfile
+>>> referee = Referee.open(tempfile.mkdtemp() + "/devetka.db")
+>>> referee.handle({"cmd": "new_match", "match_start": {
+...     "type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0}}).ok
+True
+>>> referee.handle({"type": "pass"}).error
+'pass without a push out to answer (5.6)'
+>>> referee.handle({"type": "strike"}).state["seq"]
+1
+>>> referee.close()
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime, timezone
+from typing import Any, NamedTuple
+
+from scoreboard.core.inputs import Input, InputError, MatchStart, Strike, Undo, parse, to_json
+from scoreboard.core.match import Match
+from scoreboard.core.output import shot_line, state_line
+from scoreboard.core.rules import RuleError, Step
+from scoreboard.core.rules.words import explain
+from scoreboard.core.settle import DEFAULT_SETTLE_AFTER, SettleTimer
+from scoreboard.core.stats import counts
+from scoreboard.referee.config import MatchConfig
+from scoreboard.referee.store import Store, StoreError
+from scoreboard.sensing.interface import Health
+
+COMMANDS = "names, new_match, rack_mode, settings, state, stats"
+
+
+class Reply(NamedTuple):
+    """The answer to one request: ``state`` when ok, ``error`` when not; ``changed`` asks for a broadcast."""
+
+    ok: bool
+    state: dict[str, Any] | None = None
+    error: str | None = None
+    changed: bool = False
+
+
+def _utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Referee:
+    """Owns the current match and the store; the only writer of the store.
+
+    ``seq`` is the store's number of the match's last stored input (0 right
+    after its ``match_start``): it grows by one on every change, and a restart
+    serves the same number, so ``(match_id, seq)`` names a state for good.
+    """
+
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.monotonic,
+                 settle_after: float = DEFAULT_SETTLE_AFTER, hold_back: float = 0.0,
+                 defaults: MatchConfig | None = None) -> None:
+        self.store = store
+        self.defaults = defaults if defaults is not None else MatchConfig()
+        """The config's ``[match]``: what a ``new_match`` leaves out (players, race, rule options)."""
+        self.match_id: int | None = None
+        self.match: Match | None = None
+        self.seq = 0
+        self._clock = clock
+        self._base = clock()
+        self.timer = SettleTimer(settle_after, hold_back)
+        """Turns a quiet table into a ``settle``: ``settle_if_due`` applies it (the event loop calls it)."""
+        self.rack_mode = False
+        self.sources: list = []
+        """The sensor sources, told when rack mode begins and ends (``devetka run`` fills it)."""
+        self.stored: list[Callable[[int, Input, Step | None], None]] = []
+        """Called with ``(seq, input, step)`` after each input is committed (MQTT's events); a match_start's
+        step is None."""
+        self.health: dict[tuple[str, str], dict[str, Any]] = {}
+        """The last word of each sensor line and link on itself, served in the state."""
+        self.overrides = None
+        """The screen's settings over the config file (``scoreboard.referee.settings``); None: not kept here."""
+        self.resume_problem: str | None = None
+        """Why the store's current match could not be resumed (then no match is served); None when it was."""
+        try:
+            self._resume()
+        except (StoreError, RuleError) as error:  # never a crash loop on a bad log: serve no match, say why
+            self.match_id, self.match, self.seq = None, None, 0
+            self.resume_problem = f"the current match in the store does not fold, so none is resumed: {error}"
+
+    @classmethod
+    def open(cls, store_path: str | os.PathLike, *, now: Callable[[], datetime | str] = _utc_now,
+             **options: Any) -> Referee:
+        """Open the store (a corrupt file is moved aside: see ``moved_aside``) and resume its current match.
+
+        ``options``: ``clock``, ``settle_after`` and ``hold_back`` of the settle timer, and the
+        match ``defaults``.
+        """
+        store = Store.open(store_path, now=now)
+        try:
+            return cls(store, **options)
+        except BaseException:
+            store.close()
+            raise
+
+    @property
+    def moved_aside(self) -> str | None:
+        """Where the store moved a corrupt file at open, with what was wrong; None when the file was sound."""
+        if self.store.moved_aside is None:
+            return None
+        return f"{self.store.moved_aside} ({self.store.problem})"
+
+    def _resume(self) -> None:
+        """The current match as the fold of its stored log (a log that no longer folds raises)."""
+        current = self.store.current_match()
+        if current is None:
+            self.match_id, self.match, self.seq = None, None, 0
+            return
+        match_id, log = current
+        self.match = Match.resume(log)
+        self.match_id, self.seq = match_id, len(log) - 1
+        last_t = max((item.t for item in log if item.t is not None), default=0.0)
+        self._base = self._clock() - last_t  # the match's t goes on from where the log stopped
+        self.timer.seen(Undo(t=self.now()), self.match.state)  # a shot in progress: quiet counts from now
+
+    def now(self) -> float:
+        """The match's time: seconds on a monotonic clock, going on across restarts from the stored log."""
+        return self._clock() - self._base
+
+    def sensed(self, item: Input) -> Reply:
+        """A sensor source's input: its ``t`` (the same monotonic clock) moved onto the match's time."""
+        if item.t is not None:
+            item = replace(item, t=item.t - self._base)
+        return self._apply(item)
+
+    def health_report(self, report: Health) -> None:
+        """Keep a source's word on itself (a line stuck, the link down) for the state."""
+        self.health[(report.source, report.subject)] = report.to_json()
+
+    def settle_if_due(self) -> Reply | None:
+        """Apply the settle timer's ``settle`` when the table has been quiet long enough; None when not due."""
+        if self.match is None:
+            return None
+        item = self.timer.due(self.now())
+        return None if item is None else self._apply(item)
+
+    def handle(self, request: Any) -> Reply:
+        """One request: a control command (``cmd``) or a match-log input; never raises for a bad request."""
+        if not isinstance(request, dict):
+            return Reply(False, error="a request must be a JSON object")
+        if "cmd" in request:
+            return self._command(request)
+        return self._input(request)
+
+    def _command(self, request: dict) -> Reply:
+        cmd = request["cmd"]
+        if cmd == "state":
+            return Reply(True, self.state())
+        if cmd == "new_match":
+            return self._new_match(request.get("match_start"))
+        if cmd == "rack_mode":
+            return self._rack_mode(request.get("on"))
+        if cmd == "names":
+            return Reply(True, dict(self.state(), names=self.store.player_names()))
+        if cmd == "stats":
+            return Reply(True, dict(self.state(), stats=self.stats()))
+        if cmd == "settings":
+            return self._settings(request)
+        if isinstance(cmd, str):
+            return Reply(False, error=f"unknown command {cmd!r} (known: {COMMANDS})")
+        return Reply(False, error=f"cmd must be a string naming a command ({COMMANDS})")
+
+    def _rack_mode(self, on: Any) -> Reply:
+        """Players are racking: the sources drop pocket inputs until it ends (this command, or a strike)."""
+        if not isinstance(on, bool):
+            return Reply(False, error="rack_mode needs on: true or false")
+        self.set_rack_mode(on)
+        return Reply(True, self.state(), changed=True)
+
+    def _settings(self, request: dict) -> Reply:
+        """Read the settings, or check and store changes (all or none); the settle time applies at once."""
+        from scoreboard.referee.config import ConfigError
+        from scoreboard.referee.settings import LIVE
+
+        if self.overrides is None:
+            return Reply(False, error="settings: this daemon keeps no settings file (started without a data directory)")
+        changes = request.get("set")
+        restart = False
+        if changes is not None:
+            try:
+                config = self.overrides.set(changes)
+            except ConfigError as error:
+                return Reply(False, error=f"settings not saved: {error}")
+            except OSError as error:
+                return Reply(False, error=f"settings not saved: cannot write {self.overrides.path}: {error}")
+            self.timer.settle_after = config.shots.settle_after_s
+            restart = any(key not in LIVE for key in changes)
+        return Reply(True, dict(self.state(), settings=self.overrides.shown(), restart=restart))
+
+    def set_rack_mode(self, on: bool) -> None:
+        self.rack_mode = on
+        for source in self.sources:
+            source.set_rack_mode(on)
+
+    def _new_match(self, raw: Any) -> Reply:
+        """Begin a match; what its ``match_start`` leaves out (all of it, if absent) comes from ``[match]``."""
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, dict):
+            return Reply(False, error="new_match: match_start must be the match_start input as an object")
+        defaults = self.defaults
+        raw = {"type": "match_start", "v": 1, "players": list(defaults.players), "race": list(defaults.race),
+               "breaker": 0, "rules": defaults.rules.to_json(), **raw}
+        try:
+            match_start = parse(raw)
+        except InputError as error:
+            return Reply(False, error=f"match_start: {error}")
+        if not isinstance(match_start, MatchStart):
+            return Reply(False, error="new_match needs a match_start, not " + repr(raw.get("type")))
+        if match_start.t is None:
+            match_start = replace(match_start, t=self.now())
+        match = Match(match_start)
+        try:
+            match_id = self.store.start_match(match_start)
+        except Exception as error:  # sqlite3 or the disk: the match stays as it was
+            return Reply(False, error=f"the store could not start the match: {error}")
+        self.match, self.match_id, self.seq = match, match_id, 0
+        self.timer.seen(match_start, match.state)
+        for listener in self.stored:
+            listener(0, match_start, None)
+        return Reply(True, self.state(), changed=True)
+
+    def _input(self, raw: dict) -> Reply:
+        try:
+            item = parse(raw)
+        except InputError as error:
+            return Reply(False, error=str(error))
+        if isinstance(item, MatchStart):
+            return Reply(False, error='a match_start begins a new match: send {"cmd": "new_match", ...}')
+        return self._apply(item)
+
+    def _apply(self, item: Input) -> Reply:
+        """Apply, commit, then answer: the one path every input takes, the settle timer's included."""
+        if item.t is None:
+            item = replace(item, t=self.now())
+        match = self.match
+        if match is None:
+            return Reply(False, error='no match yet: start one with {"cmd": "new_match", "match_start": {...}}')
+        before, applied = match.state, match.applied_count
+        try:
+            step = match.apply(item)
+        except RuleError as error:
+            return Reply(False, error=str(error))
+        if match.state is before and match.applied_count == applied and not isinstance(item, Undo):
+            self.timer.seen(item, match.state)
+            return Reply(True, self.state())  # applied but changed nothing (a settle on a still table)
+        try:
+            seq = self.store.append(self.match_id, item)
+        except Exception as error:  # not committed: the match must not keep it
+            return self._not_stored(error)
+        self.seq = seq
+        self.timer.seen(item, match.state)
+        for listener in self.stored:
+            listener(seq, item, step)
+        if self.rack_mode and isinstance(item, Strike):
+            self.set_rack_mode(False)  # the next strike ends racking, as the sources' own gates do
+        return Reply(True, self.state(), changed=True)
+
+    def _not_stored(self, error: Exception) -> Reply:
+        """Put the match back as the store has it and say the input was not kept."""
+        message = f"the store could not save the input, so it was not applied: {error}"
+        try:
+            self._resume()
+        except Exception as again:  # a log that no longer folds, or the disk: serve no match rather than a wrong one
+            self.match = None
+            return Reply(False, error=f"{message}; the match could not be read back either: {again}", changed=True)
+        return Reply(False, error=message)
+
+    def state(self) -> dict[str, Any]:
+        """The state object: the replay state line plus seq, last_verdict, undo, rules and match_id."""
+        match = self.match
+        out = state_line(match.state if match is not None else None)
+        out["seq"] = self.seq
+        out["match_id"] = self.match_id
+        out["health"] = list(self.health.values())
+        out["rack_mode"] = self.rack_mode
+        out["shot_in_progress"] = match is not None and match.state.shot is not None
+        if match is None:
+            out.update(last_verdict=None, undo=None, rules=None)
+            return out
+        verdict = match.last_verdict()
+        out["last_verdict"] = dict(shot_line(verdict), words=explain(verdict)) if verdict is not None else None
+        target = match.undo_target
+        out["undo"] = to_json(target) if target is not None else None
+        out["rules"] = match.match_start.options.to_json()
+        return out
+
+    def stats(self) -> dict[str, Any] | None:
+        """The summary screen's counts (``scoreboard.core.stats``): the whole match, and the last shot's rack.
+
+        Asked for, not in every state: it reads every shot of the match.
+        """
+        if self.match is None:
+            return None
+        verdicts = [line.verdict for line in self.match.shot_lines()]
+        rack = verdicts[-1].rack if verdicts else self.match.state.table.rack
+        return {"match": counts(verdicts), "rack": counts(verdicts, rack), "of_rack": rack}
+
+    def close(self) -> None:
+        self.store.close()

@@ -1,0 +1,133 @@
+"""The referee as every way in sees it: requests, sensor reports and the settle timer in, answers and states out.
+
+The local API and MQTT are adapters around this one object and know nothing of each other: each hands
+its request lines to ``request`` with the name of its way in, and subscribes to the states (``watch``)
+and the stored inputs (``watch_stored``). Everything here runs on the daemon's event loop, one request at
+a time, so the store sees one writer and every subscriber sees the changes in their order.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import orjson
+
+from scoreboard.core.inputs import Input
+from scoreboard.core.rules import Step
+from scoreboard.referee.referee import Referee
+from scoreboard.sensing.interface import Health, Report
+
+#: A request longer than this is refused unread, on every way in (a line of the local API, an MQTT payload).
+REQUEST_LIMIT = 1 << 20
+
+#: What each way in may not send, and why (MQTT may not change the table's settings).
+REFUSED: Mapping[str, Mapping[str, str]] = {
+    "mqtt": {"settings": "settings are changed on the table's touchscreen, behind its PIN, not over MQTT"},
+}
+
+Answer = Callable[[dict[str, Any]], None]
+StateWatcher = Callable[[dict[str, Any]], None]
+StoredWatcher = Callable[[int, Input, Step | None], None]
+
+log = logging.getLogger("devetka.referee")
+
+
+class Service:
+    """A ``Referee`` served: parse, check the way in, apply, answer, then tell every watcher of the change."""
+
+    def __init__(self, referee: Referee) -> None:
+        self.referee = referee
+        self._watchers: list[StateWatcher] = []
+        self.woken: Callable[[], None] = lambda: None
+        """Called whenever an input may have moved the settle deadline (the daemon's settle loop wakes)."""
+
+    # --- what the adapters see ---------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The state message every client gets on connecting and after every change."""
+        return dict(self.referee.state(), type="state")
+
+    @property
+    def match_id(self) -> int | None:
+        return self.referee.match_id
+
+    def watch(self, watcher: StateWatcher) -> None:
+        self._watchers.append(watcher)
+
+    def unwatch(self, watcher: StateWatcher) -> None:
+        if watcher in self._watchers:
+            self._watchers.remove(watcher)
+
+    def watch_stored(self, watcher: StoredWatcher) -> None:
+        self.referee.stored.append(watcher)
+
+    def unwatch_stored(self, watcher: StoredWatcher) -> None:
+        if watcher in self.referee.stored:
+            self.referee.stored.remove(watcher)
+
+    def request(self, line: bytes, answer: Answer, way_in: str) -> None:
+        """A request line from ``way_in`` (``socket``, ``mqtt``): ``answer`` gets its answer, then all the change."""
+        if len(line) > REQUEST_LIMIT:
+            answer({"id": None, "ok": False, "error": f"a request longer than {REQUEST_LIMIT} bytes is not read"})
+            return
+        try:
+            request = orjson.loads(line)
+        except orjson.JSONDecodeError as error:
+            answer({"id": None, "ok": False, "error": f"not valid JSON: {error}"})
+            return
+        if not isinstance(request, dict):
+            kind = type(request).__name__
+            answer({"id": None, "ok": False, "error": f"a request must be a JSON object, not {kind}"})
+            return
+        request_id = request.pop("id", None)
+        refused = REFUSED.get(way_in, {})
+        command = request.get("cmd")
+        if isinstance(command, str) and command in refused:
+            answer({"id": request_id, "ok": False, "error": refused[command]})
+            return
+        self.woken()
+        try:
+            reply = self.referee.handle(request)
+        except Exception as error:  # a bug must cost one answer, not the daemon
+            log.exception("internal error on a request")
+            answer({"id": request_id, "ok": False, "error": f"internal error: {error!r}"})
+            return
+        if reply.ok:
+            answer({"id": request_id, "ok": True, "state": reply.state})
+        else:
+            answer({"id": request_id, "ok": False, "error": reply.error})
+        if reply.changed:
+            self.changed()
+
+    # --- what the daemon's own parts hand in ------------------------------------------------------------
+
+    def report(self, report: Report) -> None:
+        """A sensor source's report, already handed over to the event loop."""
+        referee = self.referee
+        if isinstance(report, Health):
+            referee.health_report(report)
+            self.changed()
+            return
+        if referee.match is None:
+            return  # no match to referee yet: the table is being set up
+        self.woken()
+        reply = referee.sensed(report)
+        if not reply.ok:
+            log.warning("sensor input %s not applied: %s", report.TYPE, reply.error)
+        if reply.changed:
+            self.changed()
+
+    def settle_if_due(self) -> None:
+        """The settle timer's ``settle``, once the table is quiet: the turn passes with no one tapping."""
+        reply = self.referee.settle_if_due()
+        if reply is not None and not reply.ok:
+            log.warning("the table was quiet but the settle was not applied: %s", reply.error)
+        if reply is not None and reply.changed:
+            self.changed()
+
+    def changed(self) -> None:
+        message = self.state()
+        for watcher in list(self._watchers):
+            watcher(message)

@@ -1,0 +1,358 @@
+"""The store: every applied input of every match, in SQLite, durable at each commit.
+
+The state is always the fold of the log, so the store keeps only the log: one
+row per applied input (its match-log JSON), numbered per match, and a row per
+match for the listing. WAL with ``synchronous=FULL``: a commit survives a
+crash or a power cut (with NORMAL the last commits can vanish). ``append``
+returns only after its commit, so an input is acknowledged only once it is
+safe. At open the file is checked; a corrupt one is moved aside and a fresh
+store begun, and the store says so (``moved_aside``) instead of raising: the
+daemon under the table must never crash-loop on a bad file.
+
+The store takes no clock: the caller passes ``now``, which gives the
+wall-clock time a match starts.
+
+>>> import tempfile, datetime
+>>> from scoreboard.core.inputs import MatchStart, Strike
+>>> folder = tempfile.mkdtemp()
+>>> clock = lambda: datetime.datetime(2026, 11, 29, 20, 0, tzinfo=datetime.timezone.utc)
+>>> store = Store.open(folder + "/devetka.db", now=clock)
+>>> match_id = store.start_match(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0))
+>>> store.append(match_id, Strike(t=1.5))
+1
+>>> store.current_match() == (match_id, store.log(match_id))
+True
+>>> store.log(match_id)[1]
+Strike(t=1.5, src=None)
+>>> store.matches()[0].to_json()["started"], store.matches()[0].winner
+('2026-11-29T20:00:00+00:00', None)
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from scoreboard.core.inputs import Input, InputError, MatchStart, to_json
+from scoreboard.core.match import Match
+from scoreboard.core.rules import RuleError
+from scoreboard.matchlog.jsonl import parse_line
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started TEXT NOT NULL,
+    players TEXT NOT NULL,
+    race TEXT NOT NULL,
+    table_id TEXT
+);
+CREATE TABLE IF NOT EXISTS inputs (
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    seq INTEGER NOT NULL,
+    input TEXT NOT NULL,
+    PRIMARY KEY (match_id, seq)
+) WITHOUT ROWID;
+"""
+
+_CORRUPT_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
+class StoreError(Exception):
+    """The store cannot do what was asked (no such match, no store file, a bad file read-only)."""
+
+
+class _Corrupt(Exception):
+    """The file is not a sound Devetka store; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """One stored match for the listing; score and winner are the fold of its log, as replay shows it.
+
+    >>> MatchSummary(1, "2026-11-29T20:00:00+00:00", ("Ana", "Ben"), (3, 3), None, (1, 0), None, 12).to_json()["score"]
+    [1, 0]
+    """
+
+    id: int
+    started: str
+    players: tuple[str, str]
+    race: tuple[int, int]
+    table: str | None
+    score: tuple[int, int] | None
+    winner: int | None
+    inputs: int
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id, "started": self.started, "players": list(self.players), "race": list(self.race),
+            "table": self.table, "score": list(self.score) if self.score is not None else None,
+            "winner": self.winner, "inputs": self.inputs,
+        }
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+
+class Store:
+    """The match log of every match on one SQLite file; the daemon is its only writer.
+
+    >>> import tempfile
+    >>> store = Store.open(tempfile.mkdtemp() + "/new.db")
+    >>> store.moved_aside is None, store.current_match(), store.matches()
+    (True, None, [])
+    >>> store.close()
+    """
+
+    def __init__(self, connection: sqlite3.Connection, path: Path, now: Callable[[], datetime | str] | None,
+                 moved_aside: Path | None = None, problem: str | None = None) -> None:
+        self._db = connection
+        self.path = path
+        self._now = now
+        self.moved_aside = moved_aside
+        """Where a corrupt file found at open was moved (None when the file was sound)."""
+        self.problem = problem
+        """What was wrong with that file."""
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, *, now: Callable[[], datetime | str] | None = None) -> Store:
+        """Open or create the store; a corrupt or foreign file is moved aside and a new store begun.
+
+        The check reads the file read-only, so a corrupt file goes aside as it was
+        found, its WAL with it (a read-write close would checkpoint into it first).
+        """
+        path = Path(path)
+        aside = problem = None
+        if path.exists():
+            problem = _inspect(path)
+            if problem is not None:
+                aside = _move_aside(path)
+        try:
+            connection = _connect(path)
+        except _Corrupt as error:  # e.g. a stray WAL with no file of its own: set it aside too, once
+            problem = str(error) if problem is None else problem
+            aside = _move_aside(path) if aside is None else aside
+            connection = _connect(path)
+        return cls(connection, path, now, moved_aside=aside, problem=problem)
+
+    @classmethod
+    def open_readonly(cls, path: str | os.PathLike) -> Store:
+        """Open an existing store only to read it (export, listing): nothing is created or moved."""
+        path = Path(path)
+        if not path.is_file():
+            raise StoreError(f"no store at {path}")
+        connection = _connect_readonly(path)
+        try:
+            _check(connection, create=False)
+        except (_Corrupt, sqlite3.Error) as error:
+            connection.close()
+            if isinstance(error, _Corrupt) or _is_corrupt(error):
+                raise StoreError(f"{path} is not a sound Devetka store: {error}") from None
+            raise StoreError(f"cannot read the store {path}: {error}") from None
+        return cls(connection, path, None)
+
+    def start_match(self, match_start: MatchStart) -> int:
+        """Begin a new match (it becomes the current one) and return its id; committed on return."""
+        if not isinstance(match_start, MatchStart):
+            raise StoreError("a match begins with match_start")
+        if self._now is None:
+            raise StoreError("the store was opened with no clock (now): it cannot date a new match")
+        started = self._now()
+        started = started.isoformat() if isinstance(started, datetime) else str(started)
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = db.execute(
+                "INSERT INTO matches (started, players, race, table_id) VALUES (?, ?, ?, ?)",
+                (started, _dumps(list(match_start.players)), _dumps(list(match_start.race)), match_start.table))
+            match_id = cursor.lastrowid
+            db.execute("INSERT INTO inputs (match_id, seq, input) VALUES (?, 0, ?)",
+                       (match_id, _dumps(to_json(match_start))))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return match_id
+
+    def append(self, match_id: int, item: Input) -> int:
+        """Store one applied input and commit before returning its sequence number: then it is accepted.
+
+        Only inputs the match applied belong here (undo included); a rejected one
+        would stop the fold when the match is resumed.
+        """
+        if isinstance(item, MatchStart):
+            raise StoreError("a match_start begins a new match: use start_match")
+        text = _dumps(to_json(item))
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            row = db.execute("SELECT MAX(seq) FROM inputs WHERE match_id = ?", (match_id,)).fetchone()
+            if row[0] is None:
+                raise StoreError(f"no match {match_id} in the store")
+            seq = row[0] + 1
+            db.execute("INSERT INTO inputs (match_id, seq, input) VALUES (?, ?, ?)", (match_id, seq, text))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return seq
+
+    def current_match(self) -> tuple[int, list[Input]] | None:
+        """The latest match and its log (``match_start`` first), or None in an empty store."""
+        row = self._db.execute("SELECT MAX(id) FROM matches").fetchone()
+        if row[0] is None:
+            return None
+        return row[0], self.log(row[0])
+
+    def log(self, match_id: int) -> list[Input]:
+        """The match's applied inputs in the order they were stored, ``match_start`` first."""
+        rows = self._db.execute(
+            "SELECT input FROM inputs WHERE match_id = ? ORDER BY seq", (match_id,)).fetchall()
+        if not rows:
+            raise StoreError(f"no match {match_id} in the store")
+        try:
+            return [parse_line(text) for (text,) in rows]
+        except InputError as error:
+            raise StoreError(f"match {match_id} holds an input that does not parse: {error}") from None
+
+    def player_names(self, limit: int = 8) -> list[str]:
+        """Names that played here, the most recent first, each once: the setup screen offers them."""
+        names: list[str] = []
+        for (players,) in self._db.execute("SELECT players FROM matches ORDER BY id DESC LIMIT 200"):
+            for name in orjson.loads(players):
+                if name not in names:
+                    names.append(name)
+            if len(names) >= limit:
+                break
+        return names[:limit]
+
+    def matches(self) -> list[MatchSummary]:
+        """Every stored match, oldest first; score and winner folded from each log."""
+        rows = self._db.execute(
+            "SELECT m.id, m.started, m.players, m.race, m.table_id, COUNT(i.seq) FROM matches m "
+            "LEFT JOIN inputs i ON i.match_id = m.id GROUP BY m.id ORDER BY m.id").fetchall()
+        return [self._summary(*row) for row in rows]
+
+    def _summary(self, match_id: int, started: str, players: str, race: str, table: str | None,
+                 count: int) -> MatchSummary:
+        score = winner = error = None
+        try:
+            state = Match.resume(self.log(match_id)).closed().state
+            score, winner = tuple(state.table.score), state.table.match_winner
+        except (StoreError, RuleError) as problem:
+            error = f"the log does not fold: {problem}"
+        players_, race_ = orjson.loads(players), orjson.loads(race)
+        return MatchSummary(match_id, started, (players_[0], players_[1]), (race_[0], race_[1]), table,
+                            score, winner, count, error)
+
+    def pragma(self, name: str) -> Any:
+        """A PRAGMA's value as SQLite reports it (tests check journal_mode and synchronous)."""
+        if not name.isidentifier():
+            raise ValueError(f"not a pragma name: {name!r}")
+        return self._db.execute(f"PRAGMA {name}").fetchone()[0]
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    try:
+        return sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, isolation_level=None)
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot open the store {path}: {error}") from None
+
+
+def _inspect(path: Path) -> str | None:
+    """What is wrong with the file, read-only; None when it is a sound store or a new, empty database."""
+    connection = _connect_readonly(path)
+    try:
+        _check(connection, create=True)
+    except _Corrupt as error:
+        return str(error)
+    except sqlite3.Error as error:
+        if _is_corrupt(error):
+            return str(error)
+        raise StoreError(f"cannot check the store {path}: {error}") from None
+    finally:
+        connection.close()
+    return None
+
+
+def _is_corrupt(error: sqlite3.Error) -> bool:
+    """SQLite says the file is damaged or no database; a locked or unreadable file is not corrupt."""
+    return (getattr(error, "sqlite_errorcode", 0) & 0xFF) in _CORRUPT_CODES
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """Open read-write, check the file, set WAL and FULL, create the schema; ``_Corrupt`` if the file is bad."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        _check(connection, create=True)
+        mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if mode.lower() != "wal":
+            raise StoreError(f"SQLite would not use WAL on {path} (journal mode {mode})")
+        connection.execute("PRAGMA synchronous=FULL")
+        connection.execute("PRAGMA foreign_keys=ON")
+        connection.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}PRAGMA user_version={SCHEMA_VERSION};COMMIT;")
+    except sqlite3.DatabaseError as error:
+        connection.close()
+        if _is_corrupt(error):
+            raise _Corrupt(str(error)) from None
+        raise
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _check(connection: sqlite3.Connection, *, create: bool) -> None:
+    """Raise ``_Corrupt`` unless the file passes SQLite's check and is a Devetka store (or new, if ``create``)."""
+    result = [row[0] for row in connection.execute("PRAGMA quick_check").fetchall()]
+    if result != ["ok"]:
+        raise _Corrupt("integrity check: " + "; ".join(result[:3]))
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
+    if version == SCHEMA_VERSION and {"matches", "inputs"} <= tables:
+        return
+    if version == 0 and not tables - {"sqlite_sequence"}:
+        if create:
+            return
+        raise _Corrupt("an empty database, no Devetka store in it")
+    raise _Corrupt(f"not a Devetka store (schema version {version}, tables {sorted(tables)})")
+
+
+def _move_aside(path: Path) -> Path:
+    """Rename the file (and its WAL and shared-memory files) to ``PATH.corrupt-N``, the first N free.
+
+    The WAL goes too: left in place, SQLite would replay the old file's pages into the new store.
+    """
+    n = 1
+    while Path(f"{path}.corrupt-{n}").exists():
+        n += 1
+    aside = Path(f"{path}.corrupt-{n}")
+    os.replace(path, aside)
+    for suffix in ("-wal", "-shm", "-journal"):
+        extra = Path(f"{path}{suffix}")
+        if extra.exists():
+            os.replace(extra, Path(f"{aside}{suffix}"))
+    return aside

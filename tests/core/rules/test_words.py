@@ -1,0 +1,70 @@
+"""The rulings in words: what a player reads on the screen and in ``replay --explain``."""
+
+import json
+
+from scoreboard.core.rules.words import explain
+from scoreboard.matchlog.replay import replay
+from tests.folding import i, legal_break, shot, start
+
+
+def words(*parts, **start_fields):
+    lines = [start(**start_fields)]
+    for part in parts:
+        lines += part if isinstance(part, list) else [part]
+    result = replay(json.dumps(line) for line in lines)
+    return [explain(shot_line.verdict) for shot_line in result.final[1]]
+
+
+def test_bad_hit_names_both_balls_and_who_has_ball_in_hand():
+    text = words(legal_break(), shot(3, rails=(3,)))[-1]
+    assert text == "Foul 5.8: the 3 was hit before the 1. Ana has ball in hand."
+
+
+def test_legal_break_says_who_shoots_and_the_push_out():
+    assert words(legal_break())[0] == "Legal break (5.4) by Ana. Ben to shoot. Ben may push out (5.5)."
+
+
+def test_break_foul_says_why():
+    text = words(shot(1, rails=(2, 4)))[0]
+    assert text.startswith("Foul 5.4: the break pocketed nothing and drove 2 balls to a rail, not four.")
+
+
+def test_the_warning_is_in_words():
+    bad, miss = shot(3, rails=(3,)), shot(1, rails=(1,))
+    text = words(legal_break(), bad, miss, bad, miss)[-1]
+    assert text.endswith("Ben is on two fouls: a third loses the rack (5.13).")
+
+
+def test_a_rack_won_gives_the_score_and_the_next_breaker():
+    text = words(legal_break(), shot(1, pockets=(9,)))[-1]
+    assert text == "Ben pocketed the 9 and wins the rack (5.15). Score 0-1; Ben breaks rack 2."
+
+
+def test_the_match_won():
+    text = words(shot(1, pockets=(9,)), race=[1, 1])[-1]
+    assert text.endswith("Ana wins the match 1-0.")
+
+
+def test_respot_and_assumed_balls_are_told():
+    text = words(legal_break(), shot(2, pockets=(None, 9)))[-1]
+    assert "Respot the 9" in text and "taken as the 1" in text
+
+
+def test_push_out_and_the_choice():
+    text = words(legal_break(), i("push_out"), shot())[-1]
+    assert text == "Push out (5.6) by Ben. Ana chooses: shoot from here, or pass it back (5.6)."
+
+
+def test_foul_between_shots():
+    text = words(legal_break(), i("push_out"), shot(), i("pass"), i("foul", reason="moved_ball"))[-1]
+    assert text == "Foul 5.12 between shots by Ben: a ball was moved. Ana has ball in hand."
+
+
+def test_push_out_says_which_balls_stay_down():
+    text = words(legal_break(), i("push_out"), shot(pockets=(4,)))[-1]
+    assert text.startswith("Push out (5.6) by Ben; the 4 stays down.")
+    assert "the 4 and 5 stay down" in words(legal_break(), i("push_out"), shot(pockets=(4, 5)))[-1]
+
+
+def test_several_unnamed_balls_are_told_in_the_plural():
+    assert "unnamed balls were taken as the 1 and 2" in words(legal_break(), shot(1, pockets=(None, None)))[-1]

@@ -1,0 +1,116 @@
+"""A match as a log: append, unlimited undo across shots and racks, resume."""
+
+import pytest
+
+from scoreboard.core import match as match_module
+from scoreboard.core.inputs import Cushion, FirstContact, Foul, MatchStart, Pocket, Settle, Strike, Undo
+from scoreboard.core.match import Match
+from scoreboard.core.rules import RuleError
+
+START = MatchStart(players=("Ana", "Ben"), race=(2, 2), breaker=0)
+BREAK = [Strike(), FirstContact(1), Cushion(2), Cushion(3), Cushion(4), Cushion(5), Settle()]
+NINE_ON_BREAK = [Strike(), FirstContact(1), Pocket(9), Settle()]
+
+
+def played(*items):
+    match = Match(START)
+    for item in items:
+        match.apply(item)
+    return match
+
+
+def test_undo_takes_back_the_last_input_that_changed_the_state():
+    match = played(*BREAK)
+    before = match.state
+    match.apply(Settle())
+    assert match.state is before
+    match.apply(Undo())
+    assert match.state.shot is not None and len(match.state.shot.events) == 5
+
+
+def test_undo_goes_back_across_racks():
+    match = played(*NINE_ON_BREAK, *BREAK)
+    assert match.state.table.rack == 2
+    for _ in BREAK:
+        match.apply(Undo())
+    assert match.state.table.rack == 2 and match.state.table.shot_no == 0
+    match.apply(Undo())
+    assert match.state.table.rack == 1 and match.state.table.score == (0, 0)
+
+
+def test_undo_with_nothing_left_is_an_error_and_never_removes_match_start():
+    match = played(Strike())
+    match.apply(Undo())
+    with pytest.raises(RuleError, match="nothing to undo"):
+        match.apply(Undo())
+    assert match.match_start == START
+
+
+def test_undo_target_says_what_undo_would_take_back():
+    match = played(Strike(), FirstContact(1))
+    assert match.undo_target == FirstContact(1)
+    assert Match(START).undo_target is None
+
+
+def test_undo_deep_in_a_long_log_refolds_at_most_a_checkpoint_span(monkeypatch):
+    log = NINE_ON_BREAK * 60
+    match = Match(MatchStart(players=("Ana", "Ben"), race=(99, 99), breaker=0))
+    states = [match.state]
+    for item in log:
+        match.apply(item)
+        states.append(match.state)
+    folds = []
+    real = match_module.evolve
+    monkeypatch.setattr(match_module, "evolve", lambda s, x: folds.append(x) or real(s, x))
+    for expected in reversed(states[:-1]):
+        folds.clear()
+        match.apply(Undo())
+        assert match.state == expected
+        assert len(folds) < match_module.CHECKPOINT_EVERY
+
+
+def test_append_does_not_refold(monkeypatch):
+    match = played(*BREAK)
+    calls = []
+    real = match_module.evolve
+    monkeypatch.setattr(match_module, "evolve", lambda s, x: calls.append(x) or real(s, x))
+    match.apply(Strike())
+    assert calls == [Strike()]
+
+
+def test_resume_from_a_log_gives_the_same_match():
+    log = [START, *BREAK, Strike(), FirstContact(1), Undo(), FirstContact(1), Cushion(0), Settle()]
+    resumed = Match.resume(log)
+    assert resumed.state == played(*log[1:]).state
+    assert resumed.shot_lines() == played(*log[1:]).shot_lines()
+
+
+def test_resume_needs_match_start_first():
+    with pytest.raises(RuleError, match="begins with match_start"):
+        Match.resume([Strike()])
+
+
+def test_shot_lines_keep_the_position_of_the_input_that_ended_the_shot():
+    match = Match(START)
+    for position, item in enumerate(BREAK, 2):
+        match.apply(item, position)
+    assert [line.position for line in match.shot_lines()] == [8]
+
+
+def test_a_second_match_start_is_an_error():
+    with pytest.raises(RuleError, match="second match_start"):
+        played().apply(START)
+
+
+def test_closed_ends_the_shot_in_progress_without_changing_the_match():
+    match = played(*BREAK[:-1])
+    closed = match.closed()
+    assert closed.verdict is not None and closed.state.shot is None and match.state.shot is not None
+
+
+def test_last_verdict_is_the_last_shot_lines_verdict_amendments_included():
+    match = played(*BREAK, Strike(), FirstContact(1), Cushion(0), Settle())
+    assert match.last_verdict() == match.shot_lines()[-1].verdict and match.applied_count == 11
+    match.apply(Foul("scratch"))
+    assert match.last_verdict().foul is True and match.last_verdict() == match.shot_lines()[-1].verdict
+    assert Match(START).last_verdict() is None

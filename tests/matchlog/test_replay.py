@@ -1,0 +1,83 @@
+"""``devetka replay`` gives the spec's worked examples and follows its output rules."""
+
+import json
+
+import pytest
+
+from scoreboard.matchlog.replay import replay
+from tests.paths import EXAMPLES as EXAMPLES_DIR
+
+EXAMPLES = EXAMPLES_DIR
+LOGS = sorted(p for p in EXAMPLES.glob("*.jsonl") if not p.name.endswith(".out.jsonl"))
+NOT_COMPARED = {"rules", "error"}
+
+
+def test_all_worked_examples_are_here():
+    assert len(LOGS) == 9
+
+
+@pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
+def test_worked_example(log):
+    expected = [json.loads(line) for line in log.with_name(log.stem + ".out.jsonl").read_text().splitlines()]
+    got = replay(log.read_text().splitlines()).lines()
+    assert [line["type"] for line in got] == [line["type"] for line in expected]
+    for want, have in zip(expected, got, strict=True):
+        assert {k: have.get(k) for k in want if k not in NOT_COMPARED} == {
+            k: v for k, v in want.items() if k not in NOT_COMPARED
+        }
+
+
+@pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
+def test_worked_example_rule_numbers(log):
+    expected = [json.loads(line) for line in log.with_name(log.stem + ".out.jsonl").read_text().splitlines()]
+    got = replay(log.read_text().splitlines()).lines()
+    assert [line.get("rules") for line in got] == [line.get("rules") for line in expected]
+
+
+def test_blank_lines_are_skipped_but_counted():
+    log = ['{"type":"match_start","v":1,"players":["Ana","Ben"],"race":[3,3],"breaker":0}', "", "  ", '{"type":"pass"}']
+    assert replay(log).lines()[0] == {"type": "error", "line": 4, "error": "pass without a push out to answer (5.6)"}
+
+
+def test_inputs_before_match_start_and_a_wrong_version_are_errors():
+    log = ['{"type":"strike"}', '{"type":"match_start","v":2,"players":["A","B"],"race":[1,1],"breaker":0}']
+    out = replay(log).lines()
+    assert [line["line"] for line in out[:-1]] == [1, 2]
+    assert "match_start" in out[0]["error"] and "v must be 1" in out[1]["error"]
+    assert out[-1]["type"] == "state" and out[-1]["players"] is None
+
+
+def test_a_second_match_start_is_an_error():
+    start = '{"type":"match_start","v":1,"players":["Ana","Ben"],"race":[3,3],"breaker":0}'
+    out = replay([start, start]).lines()
+    assert out[0] == {"type": "error", "line": 2, "error": "a second match_start: one match per log"}
+
+
+def test_malformed_json_is_an_error_line():
+    start = '{"type":"match_start","v":1,"players":["Ana","Ben"],"race":[3,3],"breaker":0}'
+    out = replay([start, "{not json"]).lines()
+    assert out[0]["line"] == 2 and out[0]["error"].startswith("not valid JSON")
+
+
+def test_a_shot_ended_by_the_end_of_the_log_comes_after_every_error():
+    start = '{"type":"match_start","v":1,"players":["Ana","Ben"],"race":[3,3],"breaker":0}'
+    out = replay([start, '{"type":"strike"}', '{"type":"pass"}']).lines()
+    assert [line["type"] for line in out] == ["error", "shot", "state"]
+
+
+def test_explain_has_one_line_per_shot_and_error_and_a_summary():
+    log = (EXAMPLES / "06-errors.jsonl").read_text().splitlines()
+    text = replay(log).explain()
+    assert text[0].startswith("Rack 1, break, Ana: Legal break (5.4)")
+    assert text[1] == "Line 9 not applied: pass without a push out to answer (5.6)."
+    assert text[-1] == "Score Ana 0, Ben 0 (race to 3/3); rack 1, Ben to shoot."
+    assert len(text) == 8
+
+
+def test_explain_tells_the_inputs_between_shots():
+    text = replay((EXAMPLES / "05-foul-between-shots.jsonl").read_text().splitlines()).explain()
+    assert "Rack 1: Ben announces a push out (5.6)." in text
+    assert text.index("Rack 1: Ana passes the shot back; Ben must shoot (5.6, R3).") == 3
+    text = replay((EXAMPLES / "08-stalemate-concede.jsonl").read_text().splitlines()).explain()
+    assert "Rack 1: Stalemate (5.14): the rack is replayed; Ben breaks rack 2." in text
+    assert "Rack 3: Ana concedes the match (R9). Ben wins the match 0-1." in text

@@ -1,0 +1,268 @@
+"""The referee core (scoreboard/referee/referee.py) in-process, on real SQLite stores in a temporary folder."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from scoreboard.referee.config import parse
+from scoreboard.referee.referee import Referee
+from scoreboard.referee.store import Store
+from tests.live import ANA_BEN, LEGAL_BREAK
+
+
+def stored(path) -> list[str]:
+    with Store.open_readonly(path) as store:
+        current = store.current_match()
+        return [] if current is None else [type(item).TYPE for item in current[1]]
+
+
+def test_an_empty_store_serves_no_match(referee):
+    state = referee.state()
+    assert state["match_id"] is None and state["players"] is None and state["seq"] == 0
+    assert state["last_verdict"] is None and state["undo"] is None
+    assert referee.handle({"type": "strike"}).error.startswith("no match yet")
+
+
+def test_a_legal_break_is_stored_and_served(referee, tmp_path):
+    assert referee.handle({"cmd": "new_match", "match_start": ANA_BEN}).changed
+    for item in LEGAL_BREAK:
+        reply = referee.handle(item)
+        assert reply.ok and reply.changed, reply
+    state = reply.state
+    assert state["shooter"] == 1 and state["seq"] == len(LEGAL_BREAK)
+    assert state["last_verdict"]["foul"] is False and "Legal break" in state["last_verdict"]["words"]
+    assert _untimed(state["undo"]) == {"type": "settle"}
+    assert state["rules"]["break"] == "winner" and state["players"] == ["Ana", "Ben"]
+    assert stored(tmp_path / "devetka.db") == ["match_start", *(item["type"] for item in LEGAL_BREAK)]
+
+
+def test_a_rejected_input_changes_nothing_and_is_not_stored(referee, tmp_path):
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    before = referee.state()
+    for bad in ({"type": "pass"}, {"type": "pocket", "ball": 12}, {"type": "nonsense"}, ["strike"],
+                {"type": "undo"}, ANA_BEN):
+        reply = referee.handle(bad)
+        assert not reply.ok and not reply.changed and reply.error, bad
+    assert referee.state() == before
+    assert stored(tmp_path / "devetka.db") == ["match_start"]
+
+
+def test_an_input_that_changes_nothing_is_ok_but_not_stored(referee, tmp_path):
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    reply = referee.handle({"type": "settle"})  # no shot in progress: nothing to end
+    assert reply.ok and not reply.changed and reply.state["seq"] == 0
+    assert stored(tmp_path / "devetka.db") == ["match_start"]
+
+
+def test_undo_is_stored_and_takes_back_the_last_change(referee, tmp_path):
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    for item in LEGAL_BREAK:
+        referee.handle(item)
+    reply = referee.handle({"type": "undo"})
+    assert reply.ok and reply.changed
+    assert reply.state["shooter"] == 0 and _untimed(reply.state["undo"]) == {"type": "cushion", "ball": 5}
+    assert reply.state["seq"] == len(LEGAL_BREAK) + 1
+    assert stored(tmp_path / "devetka.db")[-1] == "undo"
+
+
+def test_commands(referee):
+    assert referee.handle({"cmd": "state"}).state == referee.state()
+    known = "(known: names, new_match, rack_mode, settings, state, stats)"
+    assert referee.handle({"cmd": "shutdown"}).error == f"unknown command 'shutdown' {known}"
+    assert "cmd must be a string" in referee.handle({"cmd": 3}).error
+    assert "match_start must be the match_start input" in referee.handle({"cmd": "new_match", "match_start": 3}).error
+    assert "breaker" in referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, breaker=5)}).error
+    assert "rail_sensed" in referee.handle(
+        {"cmd": "new_match", "match_start": dict(ANA_BEN, rules={"rail_sensed": True})}).error
+    assert referee.state()["match_id"] is None
+
+
+def test_new_match_takes_what_it_leaves_out_from_the_config_match_section(tmp_path):
+    config = parse('[match]\nplayers = ["Mira", "Tin"]\nrace = [4, 2]\n[match.rules]\nthree_foul_rule = false')
+    referee = Referee.open(tmp_path / "devetka.db", defaults=config.match)
+    try:
+        whole = referee.handle({"cmd": "new_match"}).state
+        assert (whole["players"], whole["race"], whole["rules"]["three_foul_rule"]) == (["Mira", "Tin"], [4, 2], False)
+        named = referee.handle({"cmd": "new_match", "match_start": {"players": ["Ana", "Ben"], "breaker": 1}}).state
+        assert (named["players"], named["race"], named["shooter"]) == (["Ana", "Ben"], [4, 2], 1)
+        assert (whole["match_id"], named["match_id"]) == (1, 2)
+    finally:
+        referee.close()
+
+
+def test_new_match_without_type_and_a_second_match(referee):
+    first = referee.handle({"cmd": "new_match", "match_start": {k: v for k, v in ANA_BEN.items() if k != "type"}})
+    assert first.ok and first.state["match_id"] == 1
+    referee.handle({"type": "strike"})
+    second = referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, players=["Cy", "Di"])})
+    assert second.state["match_id"] == 2 and second.state["seq"] == 0 and second.state["players"] == ["Cy", "Di"]
+    assert second.state["undo"] is None
+
+
+def test_a_reopened_store_serves_the_same_state(tmp_path):
+    path = tmp_path / "devetka.db"
+    with_break = Referee.open(path)
+    with_break.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, rules={"strike_sensed": True})})
+    for item in LEGAL_BREAK:
+        with_break.handle(item)
+    before = with_break.state()
+    with_break.close()
+    again = Referee.open(path)
+    try:
+        assert again.state() == before and again.moved_aside is None
+    finally:
+        again.close()
+
+
+def test_a_corrupt_store_is_moved_aside_and_said(tmp_path):
+    path = tmp_path / "devetka.db"
+    path.write_bytes(b"this is no SQLite file" * 200)
+    ref = Referee.open(path)
+    try:
+        assert ref.moved_aside is not None and "devetka.db.corrupt-1" in ref.moved_aside
+        assert ref.state()["match_id"] is None
+    finally:
+        ref.close()
+
+
+class FailingStore:
+    """A store whose appends fail after being asked once: the disk filled up mid-match."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self.fail = False
+
+    def append(self, match_id, item):
+        if self.fail:
+            raise sqlite3.OperationalError("database or disk is full")
+        return self._store.append(match_id, item)
+
+    def __getattr__(self, name):
+        return getattr(self._store, name)
+
+
+def test_an_input_the_store_cannot_keep_is_taken_back(tmp_path):
+    store = FailingStore(Store.open(tmp_path / "devetka.db", now=lambda: "2026-11-29T20:00:00+00:00"))
+    ref = Referee(store)
+    try:
+        ref.handle({"cmd": "new_match", "match_start": ANA_BEN})
+        ref.handle({"type": "strike"})
+        before = ref.state()
+        store.fail = True
+        reply = ref.handle({"type": "first_contact", "ball": 1})
+        assert not reply.ok and "disk is full" in reply.error and "not applied" in reply.error
+        assert ref.state() == before
+        store.fail = False
+        assert ref.handle({"type": "first_contact", "ball": 1}).state["seq"] == before["seq"] + 1
+    finally:
+        ref.close()
+
+
+def test_a_stored_log_that_does_not_fold_is_said_and_no_match_served(tmp_path):
+    from scoreboard.core.inputs import MatchStart, Pass
+
+    path = tmp_path / "devetka.db"
+    with Store.open(path, now=lambda: "2026-11-29T20:00:00+00:00") as store:
+        match_id = store.start_match(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0))
+        store.append(match_id, Pass())  # the store takes it; the match never would
+    ref = Referee.open(path)
+    try:
+        assert "does not fold" in ref.resume_problem and ref.state()["match_id"] is None
+        assert ref.handle({"cmd": "new_match", "match_start": ANA_BEN}).state["match_id"] == match_id + 1
+    finally:
+        ref.close()
+
+
+def _untimed(item: dict) -> dict:
+    """The input as sent: the daemon stamps every input with the match's time ``t``."""
+    assert isinstance(item["t"], float)
+    return {key: value for key, value in item.items() if key != "t"}
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_settle_timer_ends_a_quiet_shot_and_every_input_gets_the_matchs_time(tmp_path):
+    clock = FakeClock()
+    referee = Referee.open(tmp_path / "d.db", clock=clock, settle_after=4.0, hold_back=0.5)
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    for item in LEGAL_BREAK[:-1]:
+        clock.now += 0.25
+        assert referee.handle(item).ok
+    clock.now += 4.4
+    assert referee.settle_if_due() is None  # 4.4 s quiet, but 0.5 s of it may still hold a pocket
+    clock.now += 0.1
+    reply = referee.settle_if_due()
+    assert reply.ok and reply.changed and reply.state["shooter"] == 1
+    assert reply.state["last_verdict"]["words"].startswith("Legal break")
+    assert referee.settle_if_due() is None  # once a shot
+    log = referee.store.log(referee.match_id)
+    assert [item.t for item in log] == [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 6.0]
+    referee.close()
+
+
+def test_after_a_restart_the_matchs_time_goes_on_and_a_shot_in_progress_settles(tmp_path):
+    clock = FakeClock(50.0)
+    referee = Referee.open(tmp_path / "d.db", clock=clock, settle_after=4.0)
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    clock.now += 2.0
+    referee.handle({"type": "strike"})
+    referee.close()
+    clock.now = 7.0  # the machine rebooted: its monotonic clock began again
+    again = Referee.open(tmp_path / "d.db", clock=clock, settle_after=4.0)
+    assert again.now() == 2.0 and again.settle_if_due() is None
+    clock.now += 4.0
+    assert again.settle_if_due().state["last_verdict"]["break"] is True
+    assert [item.t for item in again.store.log(again.match_id)] == [0.0, 2.0, 6.0]
+    again.close()
+
+
+
+def test_rack_mode_is_told_to_the_sources_served_and_ended_by_a_strike(referee):
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.sensors import GpioSource
+    from scoreboard.referee.config import parse
+
+    wiring = parse("[sensors.gpio]\nstrike = 20\n[sensors.gpio.pockets]\nfoot_left = 24\n").sensors
+    source = GpioSource.from_config(wiring,
+                                    pin_factory=MockFactory())
+    try:
+        referee.sources = [source]
+        referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+        reply = referee.handle({"cmd": "rack_mode", "on": True})
+        assert reply.ok and reply.changed and reply.state["rack_mode"] is True and source.rack_mode is True
+        assert referee.handle({"cmd": "rack_mode", "on": "yes"}).error == "rack_mode needs on: true or false"
+        assert referee.state()["rack_mode"] is True
+        assert referee.handle({"type": "strike"}).state["rack_mode"] is False and source.rack_mode is False
+    finally:
+        source.close()
+
+
+def test_stats_count_the_match_and_the_last_shots_rack(referee):
+    assert referee.handle({"cmd": "stats"}).state["stats"] is None
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    bad_hit = [{"type": "strike"}, {"type": "first_contact", "ball": 5}, {"type": "cushion", "ball": 5},
+               {"type": "settle"}]
+    for item in [*LEGAL_BREAK, *bad_hit, {"type": "strike"}, {"type": "first_contact", "ball": 1},
+                 {"type": "pocket", "ball": 1}, {"type": "pocket", "ball": 9}, {"type": "settle"},
+                 {"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
+                 {"type": "settle"}]:
+        assert referee.handle(item).ok, item
+    stats = referee.handle({"cmd": "stats"}).state["stats"]
+    assert stats["match"] == {"balls": [3, 0], "fouls": [0, 1], "break_and_runs": [1, 0], "nines_on_break": [1, 0]}
+    assert stats["of_rack"] == 2 and stats["rack"]["nines_on_break"] == [1, 0] and stats["rack"]["fouls"] == [0, 0]
+
+
+def test_names_played_here_are_offered_most_recent_first(referee):
+    assert referee.handle({"cmd": "names"}).state["names"] == []
+    for players in (["Ana", "Ben"], ["Mia", "Ana"]):
+        referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, players=players)})
+    assert referee.handle({"cmd": "names"}).state["names"] == ["Mia", "Ana", "Ben"]

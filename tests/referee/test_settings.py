@@ -1,0 +1,125 @@
+"""The screen's settings (scoreboard/referee/settings.py): the ``settings`` command of the real Referee, and
+``devetka run`` as a child process starting on them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scoreboard.referee.config import ConfigError
+from scoreboard.referee.referee import Referee
+from scoreboard.referee.settings import Overrides, path_beside
+from tests.live import ANA_BEN, LEGAL_BREAK, Daemon
+
+BASE = {"table": {"id": "bar1"}, "shots": {"settle_after_s": 3600.0}}
+
+
+@pytest.fixture
+def referee(tmp_path):
+    ref = Referee.open(tmp_path / "devetka.db", settle_after=3600.0)
+    ref.overrides = Overrides(path_beside(tmp_path / "devetka.db"), BASE)
+    yield ref
+    ref.close()
+
+
+def test_settings_are_checked_stored_and_the_settle_time_applies_at_once(referee, tmp_path):
+    reply = referee.handle({"cmd": "settings", "set": {"table.id": "bar2", "shots.settle_after_s": 2.5,
+                                                       "mqtt.host": "broker.lan", "mqtt.port": 1884}})
+    assert reply.ok, reply.error
+    settings = reply.state["settings"]
+    assert settings["overrides"] == {"table.id": "bar2", "shots.settle_after_s": 2.5, "mqtt.host": "broker.lan",
+                                     "mqtt.port": 1884}
+    assert settings["effective"]["table.id"] == "bar2" and settings["effective"]["mqtt.enabled"] is True
+    assert reply.state["restart"] is True and referee.timer.settle_after == 2.5
+    assert json.loads((tmp_path / "settings.json").read_text()) == settings["overrides"]
+    only_live = referee.handle({"cmd": "settings", "set": {"shots.settle_after_s": 5}})
+    assert only_live.ok and only_live.state["restart"] is False and referee.timer.settle_after == 5.0
+    read = referee.handle({"cmd": "settings"}).state["settings"]
+    assert read["effective"]["shots.settle_after_s"] == 5.0 and read["effective"]["mqtt.port"] == 1884
+
+
+@pytest.mark.parametrize(("change", "named"), [
+    ({"table.id": "bar 2"}, "table.id: expected a name of letters"),
+    ({"shots.settle_after_s": -1}, "shots.settle_after_s: expected a number of seconds > 0"),
+    ({"mqtt.port": 70000}, "mqtt.port: expected a TCP port"),
+    ({"sensors.serial.enabled": "yes"}, "sensors.serial.enabled: expected true or false"),
+    ({"table.idd": "bar2"}, "table.idd: not a setting the screen may change"),
+    ({"ui.pin": "1234"}, "ui.pin: not a setting the screen may change"),
+    ("bar2", "set: expected an object of settings"),
+])
+def test_a_bad_key_or_value_is_refused_by_name_and_nothing_is_written(referee, tmp_path, change, named):
+    assert referee.handle({"cmd": "settings", "set": {"table.id": "bar3"}}).ok
+    before = (tmp_path / "settings.json").read_bytes()
+    reply = referee.handle({"cmd": "settings", "set": change if isinstance(change, str) else
+                            {"shots.settle_after_s": 1.0, **change}})
+    assert not reply.ok and named in reply.error and reply.error.startswith("settings not saved")
+    assert (tmp_path / "settings.json").read_bytes() == before and referee.timer.settle_after == 3600.0
+    assert referee.handle({"cmd": "settings"}).state["settings"]["overrides"] == {"table.id": "bar3"}
+
+
+def test_a_referee_without_a_data_directory_says_so(tmp_path):
+    ref = Referee.open(tmp_path / "devetka.db")
+    try:
+        assert "keeps no settings file" in ref.handle({"cmd": "settings"}).error
+    finally:
+        ref.close()
+
+
+def _settles_by_itself(daemon: Daemon) -> dict:
+    """Break with no settle sent and wait for the daemon's timer to end the shot (the socket's timeout bounds it)."""
+    client = daemon.client()
+    assert client.request({"cmd": "new_match", "match_start": ANA_BEN})["ok"]
+    for item in LEGAL_BREAK[:-1]:
+        assert client.request(item)["ok"]
+    while True:
+        state = client.broadcast()
+        if state["last_verdict"] is not None:
+            client.close()
+            return state
+
+
+def test_set_then_restart_runs_on_the_settings(tmp_path):
+    daemon = Daemon(tmp_path, config='[table]\nid = "bar1"\n')
+    daemon.start()
+    try:
+        client = daemon.client()
+        answer = client.request({"cmd": "settings", "set": {"table.id": "bar2", "shots.settle_after_s": 0.3}})
+        assert answer["ok"] and answer["state"]["restart"] is True, answer
+        client.close()
+        assert "Legal break" in _settles_by_itself(daemon)["last_verdict"]["words"]  # 0.3 s, live
+    finally:
+        assert daemon.stop() == 0
+    assert json.loads(path_beside(daemon.store).read_text()) == {"table.id": "bar2", "shots.settle_after_s": 0.3}
+    daemon.store.unlink()
+    daemon.start()  # the config file still says 3600 s: only the settings can end this shot
+    try:
+        client = daemon.client()
+        effective = client.request({"cmd": "settings"})["state"]["settings"]["effective"]
+        assert effective["table.id"] == "bar2" and effective["shots.settle_after_s"] == 0.3
+        client.close()
+        assert _settles_by_itself(daemon)["shooter"] == 1
+    finally:
+        daemon.stop()
+
+
+def test_a_broken_settings_file_is_named_and_the_config_file_alone_is_used(tmp_path):
+    daemon = Daemon(tmp_path, config='[table]\nid = "bar1"\n')
+    path_beside(daemon.store).write_text('{"shots.settle_after_s": 0}')
+    daemon.start()
+    try:
+        client = daemon.client()
+        effective = client.request({"cmd": "settings"})["state"]["settings"]["effective"]
+        assert effective["shots.settle_after_s"] == 3600.0 and effective["table.id"] == "bar1"
+        client.close()
+    finally:
+        assert daemon.stop() == 0
+    assert f"{path_beside(daemon.store)}: shots.settle_after_s: expected a number of seconds > 0" in \
+        daemon.stderr.decode() and "starting on the config file alone" in daemon.stderr.decode()
+
+
+def test_the_settings_are_checked_against_the_config_file_they_override():
+    settings = Overrides("/nonexistent/settings.json", {"mqtt": {"host": "a", "password": "secret"}})
+    with pytest.raises(ConfigError, match="mqtt.password: a password needs its username"):
+        settings.set({"mqtt.port": 1884})
+    assert settings.values == {} and not settings.path.parent.exists()

@@ -1,0 +1,123 @@
+"""``devetka demo``: a simulated match through the real daemon, its serial and GPIO sources and its API."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import orjson
+import pytest
+
+from scoreboard.core.inputs import Undo, to_json
+from scoreboard.core.match import Match
+from scoreboard.sim.demo import DemoOptions, TerminalView, demo_table, play
+from tests.watcher import retained
+
+DEVETKA = [sys.executable, "-m", "scoreboard.commands.main"]
+FAST = 200.0  # the settle timer is floored, so this plays a rack in a few seconds
+
+
+def devetka(*args: str, stdin: bytes | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([*DEVETKA, *args], input=stdin, capture_output=True, timeout=timeout)
+
+
+def untimed(raw: dict) -> dict:
+    return {key: value for key, value in raw.items() if key not in ("t", "src")}
+
+
+def simulated_inputs(options: DemoOptions) -> list[dict]:
+    """What the demo's table plays up to where the demo stops, as the daemon stores it (changes only)."""
+    log = demo_table(options).play_match()
+    start = next(log)
+    match, out = Match(start), [untimed(to_json(start))]
+    for item in log:
+        before, applied = match.state, match.applied_count
+        match.apply(item)
+        if match.state is not before or match.applied_count != applied or isinstance(item, Undo):
+            out.append(untimed(to_json(item)))
+        table = match.state.table
+        if table.match_winner is not None or table.rack - 1 >= options.racks:
+            return out
+    return out
+
+
+def test_two_racks_are_refereed_and_the_store_folds_to_the_state_the_daemon_served(tmp_path):
+    store = tmp_path / "demo.sqlite3"
+    options = DemoOptions(racks=2, seed=2, speed=FAST, store=str(store))
+    shown: list[str] = []
+    served = play(options, shown.append)
+
+    assert served["rack"] == 3 and sum(served["score"]) == 2
+    exported = devetka("export", "--store", str(store))
+    assert exported.returncode == 0, exported.stderr
+    replayed = devetka("replay", "-", stdin=exported.stdout)
+    assert replayed.returncode == 0, replayed.stderr
+    final = orjson.loads(replayed.stdout.splitlines()[-1])
+    assert final == {key: served[key] for key in final}
+
+    # The daemon stored exactly what the simulated table played, its own settle timer ending each
+    # shot where the simulation's settle did; only the times and the sources differ.
+    stored = [untimed(orjson.loads(line)) for line in exported.stdout.splitlines()]
+    assert stored == simulated_inputs(options)
+    assert sum(1 for item in stored if item["type"] == "settle") > 10
+    sources = {orjson.loads(line).get("src") for line in exported.stdout.splitlines()}
+    assert {"gpio", "serial", "touch", "camera"} <= sources
+
+    assert any(line.startswith("rack 2 shot 1 ") for line in shown)
+    assert "    (racking: the pocket sensors are off until the break)" in shown
+    assert sum("wins the rack (5.15)" in line for line in shown) == 2
+
+
+def test_the_command_plays_a_rack_and_says_where_it_is_kept(tmp_path):
+    store = tmp_path / "demo.sqlite3"
+    result = devetka("demo", "--headless", "--racks", "1", "--seed", "3", "--speed", str(FAST),
+                     "--table", "bar1", "--store", str(store), "--no-mqtt")
+    assert result.returncode == 0, result.stderr.decode()
+    out = result.stdout.decode().splitlines()
+    assert out[0].startswith("devetka demo: table 'bar1', Ana v Ben, race to 3, 1 rack, seed 3")
+    assert any("wins the rack (5.15)" in line for line in out)
+    assert out[-1].startswith("devetka demo: 1 rack refereed, ")
+    assert out[-1].endswith(f"in {store}: devetka export --store {store} | devetka replay -")
+    matches = devetka("matches", "--store", str(store))
+    assert [orjson.loads(line)["players"] for line in matches.stdout.splitlines()] == [["Ana", "Ben"]]
+
+
+def test_with_a_broker_the_retained_state_is_the_fold_of_the_store_and_the_table_reads_offline_at_exit(
+        tmp_path, broker):
+    store = tmp_path / "demo.sqlite3"
+    result = devetka("demo", "--headless", "--racks", "2", "--seed", "5", "--speed", str(FAST), "--table", "bar1",
+                     "--broker", f"{broker.host}:{broker.port}", "--store", str(store))
+    assert result.returncode == 0, result.stderr.decode()
+    assert f"MQTT on {broker.host}:{broker.port}" in result.stdout.decode()
+
+    exported = devetka("export", "--store", str(store))
+    final = orjson.loads(devetka("replay", "-", stdin=exported.stdout).stdout.splitlines()[-1])
+    published = retained(broker, "devetka/bar1/state").json
+    assert final["rack"] == 3 and sum(final["score"]) == 2
+    assert {key: published[key] for key in final} == final
+    assert retained(broker, "devetka/bar1/availability").payload == b"offline"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--speed", "0"], "--speed must be above 0"),
+    (["--racks", "0"], "--racks must be at least 1"),
+    (["--broker", "localhost"], "--broker takes HOST:PORT, e.g. localhost:1883, not 'localhost'"),
+])
+def test_bad_options_are_refused_with_exit_2(args, message):
+    result = devetka("demo", "--headless", *args)
+    assert result.returncode == 2
+    assert message in result.stderr.decode()
+
+
+def test_the_terminal_view_shows_each_ruling_once_and_a_changed_one_as_changed():
+    view = TerminalView()
+    state = {"players": ["Ana", "Ben"], "race": [3, 3], "score": [2, 2], "rack": 5, "match_winner": None,
+             "on_table": [9], "rack_mode": False,
+             "last_verdict": {"rack": 5, "shot": 7, "words": "Ana missed (5.1). Ben to shoot."}}
+    assert view.show(state) == ["rack 5 shot 7    Ana 2 : 2 Ben   (race to 3)   left: 9",
+                                "    Ana missed (5.1). Ben to shoot."]
+    slow_ball = dict(state, on_table=[], score=[3, 2], match_winner=0, last_verdict={
+        "rack": 5, "shot": 7, "words": "Ana pocketed the 9 and wins the rack (5.15)."})
+    assert view.show(slow_ball) == ["    ruling changed: Ana pocketed the 9 and wins the rack (5.15).",
+                                    "Ana wins the match 3-2."]
+    assert view.show(slow_ball) == []
