@@ -31,10 +31,10 @@ def referee(tmp_path):
 
 @pytest.fixture
 def daemon(tmp_path):
-    """``devetka run`` as a child process on a store and socket of the test's own (tests/live.py)."""
+    """``devetka run`` as a child process on a store and socket of the test's own (tests/live.py), PIN 0000."""
     from tests.live import Daemon
 
-    d = Daemon(tmp_path)
+    d = Daemon(tmp_path, config='[ui]\npin = "0000"\n')
     d.start()
     yield d
     d.kill()

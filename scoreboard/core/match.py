@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from scoreboard.core.inputs import Input, MatchStart, Settle, Undo
-from scoreboard.core.rules import RuleError, State, Step, Verdict, evolve, start
+from scoreboard.core.rules import RULES_VERSION, RuleError, State, Step, Verdict, evolve, start
 
 CHECKPOINT_EVERY = 64
 _applied = tuple.__new__  # builds an Applied without its Python-level __new__: apply is the hot path
@@ -45,20 +45,21 @@ class ShotLine(NamedTuple):
 class Match:
     """One match: ``apply`` inputs (``Undo`` included); ``state`` is always the fold of what is left."""
 
-    def __init__(self, match_start: MatchStart) -> None:
+    def __init__(self, match_start: MatchStart, rules_version: int = RULES_VERSION) -> None:
         self.match_start = match_start
-        self._state = start(match_start)
+        self._state = start(match_start, rules_version)
         self._applied: list[Applied] = []
         self._checkpoints: list[State] = [self._state]
 
     @classmethod
-    def resume(cls, log: Iterable[Input]) -> Match:
-        """Fold a stored log (its first input the ``match_start``); a rejected input raises ``RuleError``."""
+    def resume(cls, log: Iterable[Input], rules_version: int = RULES_VERSION) -> Match:
+        """Fold a stored log (its first input the ``match_start``) under the rules it was played by; a rejected
+        input raises ``RuleError``."""
         items = iter(log)
         first = next(items, None)
         if not isinstance(first, MatchStart):
             raise RuleError("a match log begins with match_start")
-        match = cls(first)
+        match = cls(first, rules_version)
         for item in items:
             match.apply(item)
         return match
@@ -89,9 +90,21 @@ class Match:
             self._checkpoints.append(state)
         return step
 
+    def trial(self, item: Input) -> RuleError | None:
+        """Would ``item`` be applied now? None if so, else why not; nothing is kept (the served ``actions``)."""
+        if type(item) is Undo:
+            return None if self._applied else RuleError("nothing to undo", "Nothing to take back yet.")
+        if type(item) is MatchStart:
+            return RuleError("a second match_start: one match per log")
+        try:
+            evolve(self._state, item)
+        except RuleError as error:
+            return error
+        return None
+
     def _undo(self) -> Step:
         if not self._applied:
-            raise RuleError("nothing to undo")
+            raise RuleError("nothing to undo", "Nothing to take back yet.")
         self._applied.pop()
         kept = len(self._applied) // CHECKPOINT_EVERY
         del self._checkpoints[kept + 1:]

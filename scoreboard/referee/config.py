@@ -131,13 +131,16 @@ def pin_code(value: Any, key: str) -> str:
 
 @dataclass(frozen=True)
 class UiConfig:
-    """``[ui]``: the touchscreen (``devetka ui``); its settings open only with this PIN.
+    """``[ui]``: the touchscreen (``devetka ui``); its settings change only with this PIN, checked by the daemon.
+
+    None ships: until a PIN is chosen (here, or on the settings screen at the first start) the daemon
+    takes no settings change but the one that chooses it.
 
     >>> UiConfig().pin, parse('[ui]\\npin = "4711"').ui.pin
-    ('0000', '4711')
+    (None, '4711')
     """
 
-    pin: str = setting("0000", pin_code)
+    pin: str | None = setting(None, pin_code)
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
+from scoreboard.core.actions import actions, refused
 from scoreboard.core.inputs import Input, InputError, MatchStart, Strike, Undo, parse, to_json
 from scoreboard.core.match import Match
 from scoreboard.core.output import shot_line, state_line
@@ -42,7 +43,7 @@ from scoreboard.referee.config import MatchConfig
 from scoreboard.referee.store import Store, StoreError
 from scoreboard.sensing.interface import Health
 
-COMMANDS = "names, new_match, rack_mode, settings, state, stats"
+COMMANDS = "names, new_match, pin, rack_mode, settings, state, stats"
 
 
 class Reply(NamedTuple):
@@ -52,7 +53,13 @@ class Reply(NamedTuple):
     state: dict[str, Any] | None = None
     error: str | None = None
     changed: bool = False
+    wrong_pin: bool = False
+    """A PIN was given and it was wrong: the service counts it against the connection."""
 
+
+NO_MATCH = "No match is being played: start one first."
+NO_PIN = ('no PIN is chosen yet: choose one (4 to 8 digits) with {"cmd": "settings", "set": {"ui.pin": "..."}}, '
+          'or [ui] pin in the config')
 
 def _utc_now() -> datetime:
     return datetime.now(timezone.utc)
@@ -126,7 +133,7 @@ class Referee:
             self.match_id, self.match, self.seq = None, None, 0
             return
         match_id, log = current
-        self.match = Match.resume(log)
+        self.match = Match.resume(log, self.store.rules_version(match_id))
         self.match_id, self.seq = match_id, len(log) - 1
         last_t = max((item.t for item in log if item.t is not None), default=0.0)
         self._base = self._clock() - last_t  # the match's t goes on from where the log stopped
@@ -175,6 +182,8 @@ class Referee:
             return Reply(True, dict(self.state(), stats=self.stats()))
         if cmd == "settings":
             return self._settings(request)
+        if cmd == "pin":
+            return self._check_pin(request.get("pin"))
         if isinstance(cmd, str):
             return Reply(False, error=f"unknown command {cmd!r} (known: {COMMANDS})")
         return Reply(False, error=f"cmd must be a string naming a command ({COMMANDS})")
@@ -196,6 +205,9 @@ class Referee:
         changes = request.get("set")
         restart = False
         if changes is not None:
+            refusal = self._pin_refusal(request.get("pin"), changes)
+            if refusal is not None:
+                return refusal
             try:
                 config = self.overrides.set(changes)
             except ConfigError as error:
@@ -205,6 +217,30 @@ class Referee:
             self.timer.settle_after = config.shots.settle_after_s
             restart = any(key not in LIVE for key in changes)
         return Reply(True, dict(self.state(), settings=self.overrides.shown(), restart=restart))
+
+    def _check_pin(self, pin: Any) -> Reply:
+        """The touchscreen's keypad asks the daemon, which alone knows the PIN."""
+        if self.overrides is None:
+            return Reply(False, error="pin: this daemon keeps no settings (started without a data directory)")
+        current = self.overrides.pin()
+        if current is None:
+            return Reply(False, error=NO_PIN)
+        if pin != current:
+            return Reply(False, error="wrong PIN", wrong_pin=pin is not None)
+        return Reply(True, self.state())
+
+    def _pin_refusal(self, pin: Any, changes: Any) -> Reply | None:
+        """A change of settings needs the PIN; before one is chosen, only the change that chooses it."""
+        current = self.overrides.pin() if self.overrides is not None else None
+        if current is None:
+            if isinstance(changes, dict) and "ui.pin" in changes:
+                return None
+            return Reply(False, error=f"settings not saved: {NO_PIN}")
+        if pin is None:
+            return Reply(False, error='settings not saved: a change needs the PIN ("pin": "...")')
+        if pin != current:
+            return Reply(False, error="settings not saved: wrong PIN", wrong_pin=True)
+        return None
 
     def set_rack_mode(self, on: bool) -> None:
         self.rack_mode = on
@@ -226,8 +262,7 @@ class Referee:
             return Reply(False, error=f"match_start: {error}")
         if not isinstance(match_start, MatchStart):
             return Reply(False, error="new_match needs a match_start, not " + repr(raw.get("type")))
-        if match_start.t is None:
-            match_start = replace(match_start, t=self.now())
+        match_start = replace(match_start, t=self.now())  # the daemon stamps the match's time
         match = Match(match_start)
         try:
             match_id = self.store.start_match(match_start)
@@ -246,6 +281,8 @@ class Referee:
             return Reply(False, error=str(error))
         if isinstance(item, MatchStart):
             return Reply(False, error='a match_start begins a new match: send {"cmd": "new_match", ...}')
+        if item.t is not None:
+            item = replace(item, t=None)  # the daemon stamps the match's time: a sent t would move its clock
         return self._apply(item)
 
     def _apply(self, item: Input) -> Reply:
@@ -291,17 +328,23 @@ class Referee:
         out = state_line(match.state if match is not None else None)
         out["seq"] = self.seq
         out["match_id"] = self.match_id
+        out["store"] = self.store.id
         out["health"] = list(self.health.values())
         out["rack_mode"] = self.rack_mode
         out["shot_in_progress"] = match is not None and match.state.shot is not None
         if match is None:
-            out.update(last_verdict=None, undo=None, rules=None)
+            out.update(last_verdict=None, undo=None, rules=None, rules_version=None,
+                       actions=dict(refused(NO_MATCH), rack_mode={"ok": False, "why": NO_MATCH}))
             return out
         verdict = match.last_verdict()
         out["last_verdict"] = dict(shot_line(verdict), words=explain(verdict)) if verdict is not None else None
         target = match.undo_target
         out["undo"] = to_json(target) if target is not None else None
         out["rules"] = match.match_start.options.to_json()
+        out["rules_version"] = match.state.setup.rules_version
+        over = match.state.table.match_winner is not None
+        out["actions"] = dict(actions(match), rack_mode={"ok": False, "why": "The match is over."} if over
+                              else {"ok": True})
         return out
 
     def stats(self) -> dict[str, Any] | None:

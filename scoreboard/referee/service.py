@@ -9,7 +9,9 @@ a time, so the store sees one writer and every subscriber sees the changes in th
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+import time
+from collections import deque
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 import orjson
@@ -24,8 +26,14 @@ REQUEST_LIMIT = 1 << 20
 
 #: What each way in may not send, and why (MQTT may not change the table's settings).
 REFUSED: Mapping[str, Mapping[str, str]] = {
-    "mqtt": {"settings": "settings are changed on the table's touchscreen, behind its PIN, not over MQTT"},
+    "mqtt": {"settings": "settings are changed on the table's touchscreen, behind its PIN, not over MQTT",
+             "pin": "the PIN is typed on the table's touchscreen, not sent over MQTT"},
 }
+
+#: Wrong PINs a connection may send within ``PIN_WINDOW_S`` before it is refused for ``PIN_LOCKOUT_S``.
+PIN_TRIES = 5
+PIN_WINDOW_S = 60.0
+PIN_LOCKOUT_S = 60.0
 
 Answer = Callable[[dict[str, Any]], None]
 StateWatcher = Callable[[dict[str, Any]], None]
@@ -37,9 +45,12 @@ log = logging.getLogger("devetka.referee")
 class Service:
     """A ``Referee`` served: parse, check the way in, apply, answer, then tell every watcher of the change."""
 
-    def __init__(self, referee: Referee) -> None:
+    def __init__(self, referee: Referee, clock: Callable[[], float] = time.monotonic) -> None:
         self.referee = referee
+        self.clock = clock
         self._watchers: list[StateWatcher] = []
+        self._wrong_pins: dict[Hashable, deque[float]] = {}
+        self._locked: dict[Hashable, float] = {}
         self.woken: Callable[[], None] = lambda: None
         """Called whenever an input may have moved the settle deadline (the daemon's settle loop wakes)."""
 
@@ -67,8 +78,37 @@ class Service:
         if watcher in self.referee.stored:
             self.referee.stored.remove(watcher)
 
-    def request(self, line: bytes, answer: Answer, way_in: str) -> None:
-        """A request line from ``way_in`` (``socket``, ``mqtt``): ``answer`` gets its answer, then all the change."""
+    def forget(self, caller: Hashable) -> None:
+        """A connection closed: its wrong PINs and its lockout go with it."""
+        self._wrong_pins.pop(caller, None)
+        self._locked.pop(caller, None)
+
+    def _lockout(self, caller: Hashable) -> float:
+        """Seconds this connection is still refused for, after too many wrong PINs (0: not refused)."""
+        until = self._locked.get(caller)
+        if until is None:
+            return 0.0
+        left = until - self.clock()
+        if left <= 0:
+            del self._locked[caller]
+            return 0.0
+        return left
+
+    def _count_wrong_pin(self, caller: Hashable) -> None:
+        now = self.clock()
+        tries = self._wrong_pins.setdefault(caller, deque())
+        tries.append(now)
+        while tries and tries[0] <= now - PIN_WINDOW_S:
+            tries.popleft()
+        if len(tries) >= PIN_TRIES:
+            tries.clear()
+            self._locked[caller] = now + PIN_LOCKOUT_S
+            log.warning("%d wrong PINs within %g s from one connection: refused for %g s",
+                        PIN_TRIES, PIN_WINDOW_S, PIN_LOCKOUT_S)
+
+    def request(self, line: bytes, answer: Answer, way_in: str, caller: Hashable | None = None) -> None:
+        """A request line from ``way_in`` (``socket``, ``mqtt``) and its connection ``caller``: ``answer`` gets
+        its answer, then every watcher the change."""
         if len(line) > REQUEST_LIMIT:
             answer({"id": None, "ok": False, "error": f"a request longer than {REQUEST_LIMIT} bytes is not read"})
             return
@@ -82,6 +122,12 @@ class Service:
             answer({"id": None, "ok": False, "error": f"a request must be a JSON object, not {kind}"})
             return
         request_id = request.pop("id", None)
+        caller = (way_in, caller)
+        locked = self._lockout(caller)
+        if locked:
+            answer({"id": request_id, "ok": False,
+                    "error": f"too many wrong PINs: this connection is refused for {locked:.0f} s more"})
+            return
         refused = REFUSED.get(way_in, {})
         command = request.get("cmd")
         if isinstance(command, str) and command in refused:
@@ -94,6 +140,8 @@ class Service:
             log.exception("internal error on a request")
             answer({"id": request_id, "ok": False, "error": f"internal error: {error!r}"})
             return
+        if reply.wrong_pin:
+            self._count_wrong_pin(caller)
         if reply.ok:
             answer({"id": request_id, "ok": True, "state": reply.state})
         else:

@@ -33,9 +33,13 @@ from scoreboard.referee.config import Config, ConfigError, build
 
 FILE_NAME = "settings.json"
 
-#: The keys the screen may change; the rest (store, socket, PIN, pins, TLS) stay the installer's.
+#: The keys the screen may change (behind the PIN, ``ui.pin`` itself included); the rest (store, socket, pins,
+#: TLS) stay the installer's.
 SETTABLE = ("table.id", "shots.settle_after_s", "mqtt.enabled", "mqtt.host", "mqtt.port",
-            "sensors.gpio.enabled", "sensors.serial.enabled")
+            "sensors.gpio.enabled", "sensors.serial.enabled", "ui.pin")
+
+#: Settings never shown back: a PIN is checked, not read.
+SECRET = ("ui.pin",)
 
 #: Keys that apply at once; the others at the daemon's next start.
 LIVE = ("shots.settle_after_s",)
@@ -71,7 +75,7 @@ class Overrides:
     Traceback (most recent call last):
     ...
     scoreboard.core.checks.ConfigError: store.path: not a setting the screen may change (it may change table.id, \
-shots.settle_after_s, mqtt.enabled, mqtt.host, mqtt.port, sensors.gpio.enabled, sensors.serial.enabled)
+shots.settle_after_s, mqtt.enabled, mqtt.host, mqtt.port, sensors.gpio.enabled, sensors.serial.enabled, ui.pin)
     """
 
     def __init__(self, path: str | os.PathLike, base: dict, values: dict[str, Any] | None = None) -> None:
@@ -113,8 +117,13 @@ shots.settle_after_s, mqtt.enabled, mqtt.host, mqtt.port, sensors.gpio.enabled, 
     def shown(self) -> dict[str, Any]:
         """What the ``settings`` command answers: the overrides, the values in effect, and the file."""
         config = self.effective()
-        return {"overrides": dict(self.values), "effective": {key: _value(config, key) for key in SETTABLE},
-                "file": str(self.path)}
+        return {"overrides": {key: value for key, value in self.values.items() if key not in SECRET},
+                "effective": {key: _value(config, key) for key in SETTABLE if key not in SECRET},
+                "pin_chosen": config.ui.pin is not None, "file": str(self.path)}
+
+    def pin(self) -> str | None:
+        """The PIN in effect: the screen's choice over the config file's; None until one is chosen."""
+        return self.effective().ui.pin
 
     def set(self, changes: Any) -> Config:
         """Check ``changes`` over the stored overrides, then write them all or (on any error) none."""

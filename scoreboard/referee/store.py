@@ -32,6 +32,7 @@ Strike(t=1.5, src=None)
 from __future__ import annotations
 
 import os
+import secrets
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,10 +44,13 @@ import orjson
 
 from scoreboard.core.inputs import Input, InputError, MatchStart, to_json
 from scoreboard.core.match import Match
-from scoreboard.core.rules import RuleError
+from scoreboard.core.rules import RULES_VERSION, RuleError
 from scoreboard.matchlog.jsonl import parse_line
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2 (this release): ``store_info`` gives each store a lasting id, and each match records the rules version it is
+refereed under. 1: the release before; opened read-write, a version-1 store is migrated in place (its matches
+were all played under rules version 1)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -54,7 +58,12 @@ CREATE TABLE IF NOT EXISTS matches (
     started TEXT NOT NULL,
     players TEXT NOT NULL,
     race TEXT NOT NULL,
-    table_id TEXT
+    table_id TEXT,
+    rules_version INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE IF NOT EXISTS store_info (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS inputs (
     match_id INTEGER NOT NULL REFERENCES matches(id),
@@ -173,8 +182,9 @@ class Store:
         db.execute("BEGIN IMMEDIATE")
         try:
             cursor = db.execute(
-                "INSERT INTO matches (started, players, race, table_id) VALUES (?, ?, ?, ?)",
-                (started, _dumps(list(match_start.players)), _dumps(list(match_start.race)), match_start.table))
+                "INSERT INTO matches (started, players, race, table_id, rules_version) VALUES (?, ?, ?, ?, ?)",
+                (started, _dumps(list(match_start.players)), _dumps(list(match_start.race)), match_start.table,
+                 RULES_VERSION))
             match_id = cursor.lastrowid
             db.execute("INSERT INTO inputs (match_id, seq, input) VALUES (?, 0, ?)",
                        (match_id, _dumps(to_json(match_start))))
@@ -206,6 +216,25 @@ class Store:
             db.execute("ROLLBACK")
             raise
         return seq
+
+    @property
+    def id(self) -> str | None:
+        """The store's lasting id (None in a version-1 store opened read-only: it was never given one)."""
+        try:
+            row = self._db.execute("SELECT value FROM store_info WHERE key = 'id'").fetchone()
+        except sqlite3.OperationalError:
+            return None
+        return row[0] if row else None
+
+    def rules_version(self, match_id: int) -> int:
+        """The rules version the match was begun under, and is refereed under for good."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
+        if "rules_version" not in columns:
+            return 1
+        row = self._db.execute("SELECT rules_version FROM matches WHERE id = ?", (match_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no match {match_id} in the store")
+        return row[0]
 
     def current_match(self) -> tuple[int, list[Input]] | None:
         """The latest match and its log (``match_start`` first), or None in an empty store."""
@@ -247,7 +276,7 @@ class Store:
                  count: int) -> MatchSummary:
         score = winner = error = None
         try:
-            state = Match.resume(self.log(match_id)).closed().state
+            state = Match.resume(self.log(match_id), self.rules_version(match_id)).closed().state
             score, winner = tuple(state.table.score), state.table.match_winner
         except (StoreError, RuleError) as problem:
             error = f"the log does not fold: {problem}"
@@ -313,7 +342,9 @@ def _connect(path: Path) -> sqlite3.Connection:
             raise StoreError(f"SQLite would not use WAL on {path} (journal mode {mode})")
         connection.execute("PRAGMA synchronous=FULL")
         connection.execute("PRAGMA foreign_keys=ON")
+        _migrate(connection)
         connection.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}PRAGMA user_version={SCHEMA_VERSION};COMMIT;")
+        connection.execute("INSERT OR IGNORE INTO store_info (key, value) VALUES ('id', ?)", (_new_store_id(),))
     except sqlite3.DatabaseError as error:
         connection.close()
         if _is_corrupt(error):
@@ -325,6 +356,20 @@ def _connect(path: Path) -> sqlite3.Connection:
     return connection
 
 
+def _new_store_id() -> str:
+    """A store's id, made once when the file is made: with the match id and seq it names a state for good."""
+    return secrets.token_hex(6)
+
+
+def _migrate(connection: sqlite3.Connection) -> None:
+    """A version-1 store (the release before) gains the columns and table of version 2, its data untouched."""
+    if connection.execute("PRAGMA user_version").fetchone()[0] != 1:
+        return
+    connection.executescript("BEGIN IMMEDIATE;"
+                             "ALTER TABLE matches ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1;"
+                             f"PRAGMA user_version={SCHEMA_VERSION};COMMIT;")
+
+
 def _check(connection: sqlite3.Connection, *, create: bool) -> None:
     """Raise ``_Corrupt`` unless the file passes SQLite's check and is a Devetka store (or new, if ``create``)."""
     result = [row[0] for row in connection.execute("PRAGMA quick_check").fetchall()]
@@ -332,7 +377,7 @@ def _check(connection: sqlite3.Connection, *, create: bool) -> None:
         raise _Corrupt("integrity check: " + "; ".join(result[:3]))
     version = connection.execute("PRAGMA user_version").fetchone()[0]
     tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
-    if version == SCHEMA_VERSION and {"matches", "inputs"} <= tables:
+    if version in (1, SCHEMA_VERSION) and {"matches", "inputs"} <= tables:
         return
     if version == 0 and not tables - {"sqlite_sequence"}:
         if create:

@@ -256,21 +256,29 @@ class SettingsScreen(DevetkaScreen):
         if not changes:
             app.say("Nothing changed")
             return
-        app.send({"cmd": "settings", "set": changes})
+        app.send({"cmd": "settings", "set": changes, "pin": self.pin})
 
     def press(self, key: str) -> None:
         app = App.get_running_app()
         if key == "Clear":
             self.pin = ""
         elif key == "OK":
-            if self.pin == app.table_config.ui.pin:
-                self.unlocked = True
-                app.send({"cmd": "settings"})
-            else:
-                self.pin = ""
-                app.say("Wrong PIN")
+            app.send({"cmd": "pin", "pin": self.pin})  # the daemon alone knows the PIN
         elif len(self.pin) < 8:
             self.pin += key
+
+    def answered_pin(self, answer: dict) -> None:
+        """The daemon's word on the typed PIN: open the settings, choose this PIN at the first start, or refuse."""
+        app = App.get_running_app()
+        if answer.get("ok"):
+            self.unlocked = True
+            app.send({"cmd": "settings"})
+        elif (answer.get("error") or "").startswith("no PIN is chosen"):
+            app.send({"cmd": "settings", "set": {"ui.pin": self.pin}})
+            self.unlocked = True
+        else:
+            self.pin = ""
+            app.say("Wrong PIN" if answer.get("error") == "wrong PIN" else answer.get("error") or "refused")
 
 
 def _number(text: str) -> Any:
@@ -397,6 +405,9 @@ class DevetkaApp(App):
             self._show(view(self.state))
 
     def on_answer(self, answer: dict) -> None:
+        if (answer.get("request") or {}).get("cmd") == "pin":
+            self.manager.get_screen("settings").answered_pin(answer)
+            return
         if not answer.get("ok"):
             self.say(answer.get("error") or "refused")
             return
@@ -436,23 +447,30 @@ class DevetkaApp(App):
 
     def tap(self, name: str) -> None:
         """A button of the view model: send its request, or open the screen it stands for."""
+        button = self.view.buttons.get(name) if self.view is not None else None
+        if button is not None and not button.enabled:
+            self.say(button.why or "not now")
+            return
         if name in ("fouls", "pick", "more", "new_match", "settings", "undo"):
             self.go({"pick": "picker", "new_match": "setup"}.get(name, name))
             return
         self.tap_request(name)
 
     def send_foul(self, index: int) -> None:
-        button = self.view.foul(index)
-        if button.enabled and button.request is not None:
+        self.press(self.view.foul(index))
+
+    def press(self, button) -> None:
+        """A button of the view: its request sent, or, if the daemon says it cannot be tapped now, why not."""
+        if not button.enabled:
+            self.say(button.why or "not now")
+        elif button.request is not None:
             self.send(button.request)
 
     def confirm_undo(self) -> None:
         self.tap_request("undo")
 
     def tap_request(self, name: str) -> None:
-        button = self.view.buttons[name]
-        if button.enabled and button.request is not None:
-            self.send(button.request)
+        self.press(self.view.buttons[name])
 
     def send(self, request: dict) -> None:
         if self.client is None:

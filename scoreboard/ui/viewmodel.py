@@ -88,6 +88,8 @@ class Button:
     text: str
     enabled: bool
     request: dict[str, Any] | None = None
+    why: str = ""
+    """Why it cannot be tapped now, in the daemon's words (``actions``): said when it is tapped anyway."""
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,6 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
     live = winner is None
     awaiting = bool(state.get("awaiting_choice")) and live
     in_shot = bool(state.get("shot_in_progress"))
-    broken = in_shot or (verdict is not None and verdict.get("rack") == state.get("rack"))
     summary = _summary(state, verdict)
     screen = "choice" if awaiting else "summary" if winner is not None else "live"
     return View(
@@ -186,45 +187,38 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
         health_ok=health_ok, health_text=health_text,
         picker=_picker(verdict) if verdict is not None else None,
         summary=summary,
-        buttons=_buttons(state, live, awaiting, broken, in_shot, verdict),
-        fouls=tuple((reason, Button(f"{words}  {rule}", _foul_applies(reason, live, broken, in_shot, state, verdict),
-                                    {"type": "foul", "reason": reason}))
+        buttons=_buttons(state),
+        fouls=tuple((reason, _served(f"{words}  {rule}", _action(state, "foul", reason),
+                                     {"type": "foul", "reason": reason}))
                     for reason, words, rule in FOUL_REASONS),
-        off_table=tuple((ball(n), Button("cue ball" if n == 0 else f"the {n}",
-                                         live and broken and not _between_shots(state, verdict),
-                                         {"type": "off_table", "ball": n}))
+        off_table=tuple((ball(n), _served("cue ball" if n == 0 else f"the {n}", _action(state, "off_table", str(n)),
+                                          {"type": "off_table", "ball": n}))
                         for n in [0, *on_table]),
     )
 
 
-def _foul_applies(reason: str, live: bool, broken: bool, in_shot: bool, state: dict, verdict: dict | None) -> bool:
-    """Whether a called foul can apply now: none before the break (5.15); ``illegal_break`` only on the break;
-    between shots (after a push out, accept or pass) only ``moved_ball`` or ``other`` (R5)."""
-    if _between_shots(state, verdict):
-        return live and reason in ("moved_ball", "other")
-    late = verdict is not None and verdict.get("rack_winner") is not None and not in_shot  # reopens the rack
-    if not late and (not live or not broken):
-        return False
-    on_push_out = (state.get("push_out") if in_shot
-                   else verdict is not None and verdict.get("push_out") and state.get("awaiting_choice"))
-    if reason in ("bad_hit", "no_rail") and on_push_out:
-        return False  # a push out need not hit the ball on nor a rail (5.6)
-    if reason != "illegal_break":
-        return True
-    if late:
-        return bool(verdict.get("break"))
-    this_rack = verdict is not None and verdict.get("rack") == state.get("rack")
-    if in_shot:
-        return not this_rack  # the rack's first shot is on: the break
-    return this_rack and bool(verdict.get("break"))
+NOT_SERVED = {"ok": False, "why": "The referee did not say whether this may be tapped now."}
 
 
-def _between_shots(state: dict, verdict: dict | None) -> bool:
-    """No shot on and none to amend: the last input was a push out, accept, pass, or a foul between shots."""
-    undo_type = (state.get("undo") or {}).get("type")
-    if undo_type in ("push_out", "accept", "pass"):
-        return True
-    return undo_type == "foul" and verdict is not None and bool(verdict.get("between_shots"))
+def _action(state: dict, *path: str) -> dict:
+    """The daemon's word on one tap (``state["actions"]``): ``{"ok": true}`` or ``{"ok": false, "why": ...}``."""
+    node: Any = state.get("actions") or {}
+    for key in path:
+        node = node.get(key) if isinstance(node, dict) else None
+    return node if isinstance(node, dict) and "ok" in node else NOT_SERVED
+
+
+def _served(text: str, action: dict, request: dict[str, Any] | None = None) -> Button:
+    return Button(text, bool(action.get("ok")), request, "" if action.get("ok") else str(action.get("why") or ""))
+
+
+def _any(state: dict, group: str) -> dict:
+    """A menu's button: open while any of its taps may be made (the foul menu, the ball picker)."""
+    actions = (state.get("actions") or {}).get(group) or {}
+    served = [action for action in actions.values() if isinstance(action, dict)]
+    if any(action.get("ok") for action in served):
+        return {"ok": True}
+    return served[0] if served else NOT_SERVED
 
 
 def _idle_buttons() -> dict[str, Button]:
@@ -238,31 +232,29 @@ _BUTTON_TEXT = {
 }
 
 
-def _buttons(state: dict, live: bool, awaiting: bool, broken: bool, in_shot: bool,
-             verdict: dict | None) -> dict[str, Button]:
+def _buttons(state: dict) -> dict[str, Button]:
+    """Every button as the daemon serves it: whether it may be tapped now comes from ``actions`` alone."""
     shooter = state.get("shooter")
     rack_mode = bool(state.get("rack_mode"))
-    undo_type = (state.get("undo") or {}).get("type")
     who = state["players"][shooter] if shooter in (0, 1) else "The shooter"
-    push_out = (bool(state.get("push_out_allowed")) and live and not awaiting and not in_shot
-                and not state.get("push_out"))
+    player = str(shooter) if shooter in (0, 1) else "0"
     text = dict(_BUTTON_TEXT)
     if rack_mode:
         text["rack_mode"] = "Racking done"
     return {
-        "push_out": Button(text["push_out"], push_out, {"type": "push_out"}),
-        "accept": Button(text["accept"], awaiting, {"type": "accept"}),
-        "pass": Button(text["pass"], awaiting, {"type": "pass"}),
-        "undo": Button(text["undo"], state.get("undo") is not None, {"type": "undo"}),
-        "fouls": Button(text["fouls"], live or (verdict is not None and verdict.get("rack_winner") is not None)),
-        "miss": Button(text["miss"], live and not awaiting and undo_type != "pocket", {"type": "miss"}),
-        "pick": Button(text["pick"], verdict is not None and bool(verdict.get("assumed"))),
-        "rack_mode": Button(text["rack_mode"], live, {"cmd": "rack_mode", "on": not rack_mode}),
-        "stalemate": Button(text["stalemate"], live and broken and not in_shot, {"type": "stalemate"}),
-        "concede": Button(f"{who} concedes the rack", live and shooter is not None and not in_shot,
-                          {"type": "concede", "player": shooter, "scope": "rack"}),
-        "concede_match": Button(f"{who} concedes the match", live and shooter is not None and not in_shot,
-                                {"type": "concede", "player": shooter, "scope": "match"}),
+        "push_out": _served(text["push_out"], _action(state, "push_out"), {"type": "push_out"}),
+        "accept": _served(text["accept"], _action(state, "accept"), {"type": "accept"}),
+        "pass": _served(text["pass"], _action(state, "pass"), {"type": "pass"}),
+        "undo": _served(text["undo"], _action(state, "undo"), {"type": "undo"}),
+        "fouls": _served(text["fouls"], _any(state, "foul")),
+        "miss": _served(text["miss"], _action(state, "miss"), {"type": "miss"}),
+        "pick": _served(text["pick"], _any(state, "identify")),
+        "rack_mode": _served(text["rack_mode"], _action(state, "rack_mode"), {"cmd": "rack_mode", "on": not rack_mode}),
+        "stalemate": _served(text["stalemate"], _action(state, "stalemate"), {"type": "stalemate"}),
+        "concede": _served(f"{who} concedes the rack", _action(state, "concede", player, "rack"),
+                           {"type": "concede", "player": shooter, "scope": "rack"}),
+        "concede_match": _served(f"{who} concedes the match", _action(state, "concede", player, "match"),
+                                 {"type": "concede", "player": shooter, "scope": "match"}),
         "new_match": Button(text["new_match"], True),
     }
 

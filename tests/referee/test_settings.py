@@ -12,7 +12,8 @@ from scoreboard.referee.referee import Referee
 from scoreboard.referee.settings import Overrides, path_beside
 from tests.live import ANA_BEN, LEGAL_BREAK, Daemon
 
-BASE = {"table": {"id": "bar1"}, "shots": {"settle_after_s": 3600.0}}
+PIN = "4711"
+BASE = {"table": {"id": "bar1"}, "shots": {"settle_after_s": 3600.0}, "ui": {"pin": PIN}}
 
 
 @pytest.fixture
@@ -24,7 +25,7 @@ def referee(tmp_path):
 
 
 def test_settings_are_checked_stored_and_the_settle_time_applies_at_once(referee, tmp_path):
-    reply = referee.handle({"cmd": "settings", "set": {"table.id": "bar2", "shots.settle_after_s": 2.5,
+    reply = referee.handle({"cmd": "settings", "pin": PIN, "set": {"table.id": "bar2", "shots.settle_after_s": 2.5,
                                                        "mqtt.host": "broker.lan", "mqtt.port": 1884}})
     assert reply.ok, reply.error
     settings = reply.state["settings"]
@@ -33,7 +34,7 @@ def test_settings_are_checked_stored_and_the_settle_time_applies_at_once(referee
     assert settings["effective"]["table.id"] == "bar2" and settings["effective"]["mqtt.enabled"] is True
     assert reply.state["restart"] is True and referee.timer.settle_after == 2.5
     assert json.loads((tmp_path / "settings.json").read_text()) == settings["overrides"]
-    only_live = referee.handle({"cmd": "settings", "set": {"shots.settle_after_s": 5}})
+    only_live = referee.handle({"cmd": "settings", "pin": PIN, "set": {"shots.settle_after_s": 5}})
     assert only_live.ok and only_live.state["restart"] is False and referee.timer.settle_after == 5.0
     read = referee.handle({"cmd": "settings"}).state["settings"]
     assert read["effective"]["shots.settle_after_s"] == 5.0 and read["effective"]["mqtt.port"] == 1884
@@ -45,13 +46,14 @@ def test_settings_are_checked_stored_and_the_settle_time_applies_at_once(referee
     ({"mqtt.port": 70000}, "mqtt.port: expected a TCP port"),
     ({"sensors.serial.enabled": "yes"}, "sensors.serial.enabled: expected true or false"),
     ({"table.idd": "bar2"}, "table.idd: not a setting the screen may change"),
-    ({"ui.pin": "1234"}, "ui.pin: not a setting the screen may change"),
+    ({"ui.pin": "12"}, "ui.pin: expected 4 to 8 digits"),
+    ({"store.path": "/tmp/x"}, "store.path: not a setting the screen may change"),
     ("bar2", "set: expected an object of settings"),
 ])
 def test_a_bad_key_or_value_is_refused_by_name_and_nothing_is_written(referee, tmp_path, change, named):
-    assert referee.handle({"cmd": "settings", "set": {"table.id": "bar3"}}).ok
+    assert referee.handle({"cmd": "settings", "pin": PIN, "set": {"table.id": "bar3"}}).ok
     before = (tmp_path / "settings.json").read_bytes()
-    reply = referee.handle({"cmd": "settings", "set": change if isinstance(change, str) else
+    reply = referee.handle({"cmd": "settings", "pin": PIN, "set": change if isinstance(change, str) else
                             {"shots.settle_after_s": 1.0, **change}})
     assert not reply.ok and named in reply.error and reply.error.startswith("settings not saved")
     assert (tmp_path / "settings.json").read_bytes() == before and referee.timer.settle_after == 3600.0
@@ -80,11 +82,12 @@ def _settles_by_itself(daemon: Daemon) -> dict:
 
 
 def test_set_then_restart_runs_on_the_settings(tmp_path):
-    daemon = Daemon(tmp_path, config='[table]\nid = "bar1"\n')
+    daemon = Daemon(tmp_path, config=f'[table]\nid = "bar1"\n[ui]\npin = "{PIN}"\n')
     daemon.start()
     try:
         client = daemon.client()
-        answer = client.request({"cmd": "settings", "set": {"table.id": "bar2", "shots.settle_after_s": 0.3}})
+        answer = client.request({"cmd": "settings", "pin": PIN,
+                                 "set": {"table.id": "bar2", "shots.settle_after_s": 0.3}})
         assert answer["ok"] and answer["state"]["restart"] is True, answer
         client.close()
         assert "Legal break" in _settles_by_itself(daemon)["last_verdict"]["words"]  # 0.3 s, live
@@ -104,7 +107,7 @@ def test_set_then_restart_runs_on_the_settings(tmp_path):
 
 
 def test_a_broken_settings_file_is_named_and_the_config_file_alone_is_used(tmp_path):
-    daemon = Daemon(tmp_path, config='[table]\nid = "bar1"\n')
+    daemon = Daemon(tmp_path, config=f'[table]\nid = "bar1"\n[ui]\npin = "{PIN}"\n')
     path_beside(daemon.store).write_text('{"shots.settle_after_s": 0}')
     daemon.start()
     try:
@@ -123,3 +126,64 @@ def test_the_settings_are_checked_against_the_config_file_they_override():
     with pytest.raises(ConfigError, match="mqtt.password: a password needs its username"):
         settings.set({"mqtt.port": 1884})
     assert settings.values == {} and not settings.path.parent.exists()
+
+
+# The daemon is the judge of the PIN (issue 12), whoever sends the change over the socket.
+
+
+def test_a_change_needs_the_pin_and_a_wrong_one_is_refused(tmp_path):
+    daemon = Daemon(tmp_path, config='[ui]\npin = "1234"\n')
+    daemon.start()
+    try:
+        client = daemon.client()
+        settle = {"shots.settle_after_s": 3.0}
+        missing = client.request({"cmd": "settings", "set": settle})
+        assert not missing["ok"] and "needs the PIN" in missing["error"], missing
+        wrong = client.request({"cmd": "settings", "set": settle, "pin": "9999"})
+        assert not wrong["ok"] and wrong["error"] == "settings not saved: wrong PIN", wrong
+        effective = client.request({"cmd": "settings"})["state"]["settings"]["effective"]
+        assert effective["shots.settle_after_s"] == 3600.0  # nothing applied
+        right = client.request({"cmd": "settings", "set": settle, "pin": "1234"})
+        assert right["ok"], right
+        assert right["state"]["settings"]["effective"]["shots.settle_after_s"] == 3.0
+        assert "ui.pin" not in right["state"]["settings"]["effective"]  # a PIN is checked, never shown
+        client.close()
+    finally:
+        assert daemon.stop() == 0
+
+
+def test_the_keypad_asks_the_daemon_and_five_wrong_pins_lock_that_connection_only(tmp_path):
+    daemon = Daemon(tmp_path, config='[ui]\npin = "1234"\n')
+    daemon.start()
+    try:
+        guesser, table = daemon.client(), daemon.client()
+        assert guesser.request({"cmd": "pin", "pin": "1234"})["ok"]
+        for attempt in range(5):
+            answer = guesser.request({"cmd": "pin", "pin": f"000{attempt}"})
+            assert answer["error"] == "wrong PIN", answer
+        locked = guesser.request({"cmd": "pin", "pin": "1234"})
+        assert not locked["ok"] and locked["error"].startswith("too many wrong PINs"), locked
+        assert guesser.request({"cmd": "state"})["error"].startswith("too many wrong PINs")
+        assert table.request({"cmd": "pin", "pin": "1234"})["ok"]  # another connection is not punished
+        guesser.close()
+        table.close()
+    finally:
+        assert daemon.stop() == 0
+
+
+def test_with_no_pin_chosen_only_the_change_that_chooses_one_is_taken(tmp_path):
+    daemon = Daemon(tmp_path)
+    daemon.start()
+    try:
+        client = daemon.client()
+        refused = client.request({"cmd": "settings", "set": {"table.id": "bar2"}})
+        assert not refused["ok"] and "no PIN is chosen yet" in refused["error"]
+        assert client.request({"cmd": "pin", "pin": "0000"})["error"].startswith("no PIN is chosen yet")
+        chosen = client.request({"cmd": "settings", "set": {"ui.pin": "2468"}})
+        assert chosen["ok"] and chosen["state"]["settings"]["pin_chosen"] is True, chosen
+        assert client.request({"cmd": "pin", "pin": "2468"})["ok"]
+        again = client.request({"cmd": "settings", "set": {"ui.pin": "1111"}})
+        assert not again["ok"] and "needs the PIN" in again["error"]  # changing it needs the old one
+        client.close()
+    finally:
+        assert daemon.stop() == 0

@@ -233,7 +233,7 @@ def test_a_database_that_is_not_a_store_is_moved_aside_with_its_wal(tmp_path: Pa
         store.start_match(ANA_BEN)
     fresh = sqlite3.connect(path)
     assert sorted(row[0] for row in fresh.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")) == [
-        "inputs", "matches", "sqlite_sequence"]
+        "inputs", "matches", "sqlite_sequence", "store_info"]
     fresh.close()
     photos = sqlite3.connect(tmp_path / "devetka.db.corrupt-1")
     assert photos.execute("SELECT name FROM sqlite_schema").fetchall() == [("photos",)]

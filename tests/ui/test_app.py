@@ -105,7 +105,7 @@ def test_break_push_out_and_pass_back_by_touch(screen, table):
     assert screen.ball(1, "balls").on and not screen.ball(2, "balls").on  # the ball on is ringed
     screen.tap_id("push_out_button")
     screen.wait_for(lambda: screen.text("push_out") == "PUSH OUT ANNOUNCED (5.6)", "the push out announced")
-    assert screen.widget("push_out_button").disabled
+    assert screen.widget("push_out_button").off
     table.play({"type": "strike"}, {"type": "cushion", "ball": 0}, {"type": "settle"})
     screen.wait_for(lambda: screen.current == "choice", "the push-out choice")
     assert screen.text("question") == "Ben: shoot, or pass it back?"
@@ -144,14 +144,15 @@ def test_a_ball_off_the_table_is_tapped_on_its_picture(screen, table):
     assert "Foul 5.4: the 6 left the table." in screen.text("ruling")
 
 
-def test_a_refused_tap_shows_the_daemons_words(screen, table):
+def test_a_tap_the_daemon_says_cannot_be_made_says_why(screen, table):
     started(screen, table)
     table.play(*LEGAL_BREAK, {"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 3},
                {"type": "cushion", "ball": 2})
     screen.wait_for(lambda: screen.app.view.undo_text.endswith("the 2 reaching a cushion"), "the shot on")
-    screen.tap_id("miss")  # the state does not show that the 3 dropped in this shot: the daemon says so
-    message = screen.wait_for(lambda: screen.app.message, "a refusal")
-    assert message == "miss after a ball was pocketed in the same shot"
+    screen.wait_for(lambda: screen.widget("miss").off, "Miss served as not possible now")
+    screen.tap_id("miss")  # the 3 dropped in this shot: the daemon's actions say why it is no miss
+    message = screen.wait_for(lambda: screen.app.message, "the reason")
+    assert message == "A ball was pocketed on this shot, so it was not a miss."
     assert screen.visible(screen.widget("message")) and screen.text("message") == message
     screen.tap_id("message")
     assert not screen.visible(screen.widget("message"))
@@ -192,8 +193,8 @@ def test_a_ball_that_dropped_unseen_is_picked_by_touch(screen, table):
     started(screen, table)
     table.play(*LEGAL_BREAK, {"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket"},
                {"type": "settle"})
-    screen.wait_for(lambda: screen.visible(screen.widget("pick")), "the Which ball? button")
-    assert "taken as the 1" in screen.text("ruling") and screen.balls() == [2, 3, 4, 5, 6, 7, 8, 9]
+    screen.wait_for(lambda: "taken as the 1" in screen.text("ruling"), "the ruling with its assumed ball")
+    assert screen.visible(screen.widget("pick")) and screen.balls() == [2, 3, 4, 5, 6, 7, 8, 9]
     screen.tap_id("pick")
     assert screen.current == "picker"
     assert screen.text("question") == "A ball dropped unseen and was taken as the 1. Which ball was it?"
@@ -252,11 +253,12 @@ def test_rack_mode_stalemate_and_settings_behind_the_pin(screen, table):
     for key in "1234":
         screen.tap_text(key)
     screen.tap_text("OK")
-    assert screen.app.message == "Wrong PIN" and not screen.visible(screen.widget("opened"))
+    screen.wait_for(lambda: screen.app.message == "Wrong PIN", "the daemon's refusal of the PIN")
+    assert not screen.visible(screen.widget("opened"))
     for key in "0000":
         screen.tap_text(key)
     screen.tap_text("OK")
-    assert screen.visible(screen.widget("opened"))
+    screen.wait_for(lambda: screen.visible(screen.widget("opened")), "the settings opened by the daemon")
     screen.wait_for(lambda: screen.text("table_id") == "table1", "the table's id")
     assert screen.text("health") == "Sensors OK"
 
@@ -299,7 +301,7 @@ def test_the_screen_comes_back_when_the_daemon_restarts(screen, table, daemon):
     assert daemon.stop() == 0
     screen.wait_for(lambda: screen.visible(screen.widget("offline")), "the lost connection")
     assert screen.text("offline") == "NO CONNECTION TO THE REFEREE: reconnecting…"
-    assert screen.widget("push_out_button").disabled and screen.widget("undo").disabled
+    assert screen.widget("push_out_button").off and screen.widget("undo").off
     daemon.start()
     screen.wait_for(lambda: not screen.visible(screen.widget("offline")), "the connection back")
     assert screen.balls() == [1, 2, 4, 5, 6, 7, 8, 9] and screen.text("push_out") == "PUSH OUT ALLOWED"

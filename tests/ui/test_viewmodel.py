@@ -78,7 +78,7 @@ def test_a_push_out_asks_the_opponent_to_shoot_or_pass_back(referee):
     assert v.screen == "choice" and v.chooser == "Ben"
     assert v.status_text == "Ben: shoot, or pass it back?"
     assert v.buttons["accept"].enabled and v.buttons["pass"].enabled
-    assert not v.buttons["miss"].enabled and not v.buttons["push_out"].enabled
+    assert not v.buttons["push_out"].enabled  # (a miss now would count as accepting, 5.6: the daemon allows it)
     assert "Push out (5.6) by Ana" in v.ruling_text
     after = view(play(referee, v.buttons["pass"].request))
     assert after.screen == "live" and [p.shooting for p in after.players] == [True, False]
@@ -243,3 +243,19 @@ def test_along_simulated_matches_every_enabled_button_is_accepted(referee, seed)
                 play(referee, {"cmd": "rack_mode", "on": state["rack_mode"]})
             assert {k: v for k, v in referee.state().items() if k != "seq"} == \
                    {k: v for k, v in state.items() if k != "seq"}
+
+
+def test_the_buttons_follow_the_served_actions_alone(referee):
+    """The daemon is the only judge: change what a state serves and the buttons follow, whatever else it says."""
+    started(referee)
+    state = play(referee, *BREAK_POCKETING_3)
+    assert view(state).buttons["push_out"].enabled
+    refused = dict(state, actions=dict(state["actions"], push_out={"ok": False, "why": "Not on this table."}))
+    button = view(refused).buttons["push_out"]
+    assert not button.enabled and button.why == "Not on this table."
+    allowed = dict(state, actions=dict(state["actions"], stalemate={"ok": True},
+                                       foul=dict(state["actions"]["foul"], illegal_break={"ok": False, "why": "x"})))
+    shown = view(allowed)
+    assert shown.buttons["stalemate"].enabled
+    assert dict(shown.fouls)["illegal_break"].why == "x"
+    assert not view(dict(state, actions=None)).buttons["undo"].enabled  # nothing served: nothing tappable

@@ -99,12 +99,13 @@ class Server:
                 if not line:
                     break
                 if line.strip():
-                    self.service.request(line, partial(self._send, writer), WAY_IN)
+                    self.service.request(line, partial(self._send, writer), WAY_IN, id(writer))
                 await writer.drain()
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         finally:
             self._clients.discard(writer)
+            self.service.forget((WAY_IN, id(writer)))
             writer.close()
 
     def broadcast(self, message: dict[str, Any]) -> None:

@@ -6,6 +6,6 @@
 """
 
 from scoreboard.core.rules.fold import evolve, start
-from scoreboard.core.rules.state import RuleError, Setup, Shot, State, Step, Table, Verdict
+from scoreboard.core.rules.state import RULES_VERSION, RuleError, Setup, Shot, State, Step, Table, Verdict
 
-__all__ = ["RuleError", "Setup", "Shot", "State", "Step", "Table", "Verdict", "evolve", "start"]
+__all__ = ["RULES_VERSION", "RuleError", "Setup", "Shot", "State", "Step", "Table", "Verdict", "evolve", "start"]

@@ -36,15 +36,18 @@ from scoreboard.core.inputs import (
 )
 from scoreboard.core.rules import facts, push_out, racks
 from scoreboard.core.rules.decide import decide, foul_between_shots
-from scoreboard.core.rules.state import RuleError, Setup, Shot, State, Step, first_rack
+from scoreboard.core.rules.state import RULES_VERSION, RuleError, Setup, Shot, State, Step, first_rack
 
 _step = tuple.__new__  # builds a Step without its Python-level __new__, on the path every sensor input takes
 
 
-def start(item: MatchStart) -> State:
-    """The state of a new match (5.2, 5.3)."""
+def start(item: MatchStart, rules_version: int = RULES_VERSION) -> State:
+    """The state of a new match (5.2, 5.3), refereed under ``rules_version`` for good."""
+    if not 1 <= rules_version <= RULES_VERSION:
+        raise RuleError(f"rules version {rules_version} is not one this release knows (1 to {RULES_VERSION}): "
+                        "a newer release stored this match")
     setup = Setup(players=item.players, race=item.race, first_breaker=item.breaker,
-                  options=item.options, table=item.table)
+                  options=item.options, table=item.table, rules_version=rules_version)
     return State(setup=setup, table=first_rack(setup))
 
 
@@ -60,7 +63,8 @@ def evolve(state: State, item) -> Step:
 
 def _match_over(state: State) -> RuleError:
     winner = state.setup.players[state.table.match_winner]
-    return RuleError(f"the match is over ({winner} won): only undo, or a late foul on the winning shot")
+    return RuleError(f"the match is over ({winner} won): only undo, or a late foul on the winning shot",
+                     f"The match is over: {winner} won.")
 
 
 def _finish(state: State) -> Step:
@@ -147,7 +151,8 @@ def _miss(state: State, item: Miss) -> Step:
     if state.shot is None:
         return _finish(_begin(state))
     if any(type(event) is Pocket for event in state.shot.events):
-        raise RuleError("miss after a ball was pocketed in the same shot")
+        raise RuleError("miss after a ball was pocketed in the same shot",
+                        "A ball was pocketed on this shot, so it was not a miss.")
     return _finish(state)
 
 
@@ -167,7 +172,8 @@ def _between(change):
 
 def _stalemate(setup: Setup, table, item: Stalemate):
     if table.shot_no == 0:
-        raise RuleError("stalemate before the break: the game starts with the break (5.15)")
+        raise RuleError("stalemate before the break: the game starts with the break (5.15)",
+                        "The rack is not broken yet: the game starts with the break (5.15).")
     return racks.stalemate(table)
 
 
@@ -180,9 +186,10 @@ def _concede(setup: Setup, table, item: Concede):
 def _check_foul(state: State, shot: Shot, item: Foul) -> None:
     """A called foul must fit the shot it belongs to and name the player it is charged to."""
     if shot.is_push_out and item.reason in ("bad_hit", "no_rail"):
-        raise RuleError(f"{item.reason} cannot be called on a push out (5.6)")
+        raise RuleError(f"{item.reason} cannot be called on a push out (5.6)",
+                        "A push out need not hit the ball on or reach a rail (5.6).")
     if item.reason == "illegal_break" and not shot.is_break:
-        raise RuleError("illegal_break only on the break (5.4)")
+        raise RuleError("illegal_break only on the break (5.4)", "Only the break can be an illegal break (5.4).")
     _check_player(state, item, shot.shooter)
 
 
@@ -203,9 +210,11 @@ def _foul(state: State, item: Foul) -> Step:
         raise _match_over(state)
     table = state.table
     if table.shot_no == 0:
-        raise RuleError("no foul before the rack's break: the game starts with the break (5.15)")
+        raise RuleError("no foul before the rack's break: the game starts with the break (5.15)",
+                        "No foul before the break: the game starts with the break (5.15).")
     if item.reason not in ("moved_ball", "other"):
-        raise RuleError(f"a foul between shots is moved_ball or other, not {item.reason} (R5)")
+        raise RuleError(f"a foul between shots is moved_ball or other, not {item.reason} (R5)",
+                        "Between shots only a moved ball or another foul can be called (R5).")
     _check_player(state, item, table.shooter)
     after, verdict = foul_between_shots(state.setup, table, item)
     return Step(State(state.setup, after, None, None), verdict)

@@ -20,8 +20,22 @@ from scoreboard.core.inputs import OBJECT_BALLS, RuleOptions
 FULL_RACK = OBJECT_BALLS
 
 
+#: The rules this release referees by. A stored match keeps the version it began under and is folded under it
+#: for good: a later change of any ruling checks ``Setup.rules_version`` and keeps the old verdict below its own
+#: number (docs/architecture.md, "What a stored record means across versions").
+RULES_VERSION = 1
+
+
 class RuleError(ValueError):
-    """An input that makes no sense at its point in the match; the state is left as it was."""
+    """An input that makes no sense at its point in the match; the state is left as it was.
+
+    The message is for the log's reader; ``why``, where the rule gives one, is the sentence a player reads
+    on a button that cannot be tapped now (``scoreboard.core.actions``).
+    """
+
+    def __init__(self, message: str, why: str | None = None) -> None:
+        super().__init__(message)
+        self.why = why
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +47,7 @@ class Setup:
     first_breaker: int
     options: RuleOptions
     table: str | None = None
+    rules_version: int = RULES_VERSION
 
 
 class Table(NamedTuple):

@@ -373,3 +373,64 @@ def _untimed(item: dict) -> dict:
     """The input as sent: the daemon stamps every input with the match's time ``t``."""
     assert isinstance(item["t"], float)
     return {key: value for key, value in item.items() if key != "t"}
+
+
+# The daemon is the only judge (issue 12): what may be tapped is served with the state, decided on the fold.
+
+
+def test_the_state_serves_what_may_be_tapped_and_why_not(daemon):
+    client = daemon.client()
+    fresh = client.request({"cmd": "new_match", "match_start": ANA_BEN})["state"]
+    before_break = fresh["actions"]["push_out"]
+    assert before_break["ok"] is False and isinstance(before_break["why"], str) and before_break["why"], before_break
+    assert fresh["actions"]["foul"]["bad_hit"]["ok"] is False  # no foul before the break (5.15)
+    for item in [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 2},
+                 {"type": "cushion", "ball": 3}, {"type": "pocket", "ball": 5}, {"type": "settle"}]:
+        state = client.request(item)["state"]
+    assert state["shooter"] == 0 and state["actions"]["push_out"] == {"ok": True}
+    assert state["actions"]["accept"] == {"ok": False, "why": "There is no push out to answer (5.6)."}
+    assert state["actions"]["identify"]["5"]["ok"] is False and state["actions"]["undo"] == {"ok": True}
+    client.close()
+
+
+def test_a_sent_t_does_not_move_the_matchs_clock(tmp_path):
+    """One ``{"type": "strike", "t": 1e12}`` must not put the settle deadline out of reach."""
+    daemon = Daemon(tmp_path, settle_after=0.3)
+    daemon.start()
+    try:
+        client = daemon.client()
+        client.request({"cmd": "new_match", "match_start": ANA_BEN})
+        struck = client.request({"type": "strike", "t": 1e12})
+        assert struck["ok"] and struck["state"]["shot_in_progress"] is True
+        while True:  # the daemon's own timer ends the shot (the socket's timeout bounds the wait)
+            state = client.broadcast()
+            if state["last_verdict"] is not None:
+                break
+        assert state["last_verdict"]["shot"] == 1 and not state["shot_in_progress"]
+        client.close()
+    finally:
+        assert daemon.stop() == 0
+    with Store.open_readonly(daemon.store) as store:
+        times = [item.t for item in store.log(1)]
+    assert max(times) < 1e6 and times == sorted(times)
+
+
+def test_the_state_names_its_store_for_good(tmp_path):
+    daemon = Daemon(tmp_path)
+    daemon.start()
+    client = daemon.client()
+    store_id = client.request({"cmd": "state"})["state"]["store"]
+    client.close()
+    assert daemon.stop() == 0
+    daemon.start()
+    client = daemon.client()
+    assert isinstance(store_id, str) and len(store_id) >= 8
+    assert client.request({"cmd": "state"})["state"]["store"] == store_id  # the same file, the same id
+    client.close()
+    assert daemon.stop() == 0
+    daemon.store.write_bytes(b"not a database")  # moved aside as corrupt: a new store, a new id
+    daemon.start()
+    client = daemon.client()
+    assert client.request({"cmd": "state"})["state"]["store"] != store_id
+    client.close()
+    assert daemon.stop() == 0

@@ -1,0 +1,77 @@
+"""What the players may tap now, and why not: each tap tried on the fold, nothing kept.
+
+The touchscreen, the demo and the venue board draw their buttons from these, so a button can never
+disagree with the referee: a tap the fold would refuse is served as ``{"ok": false, "why": ...}``,
+with the sentence a player reads (the rule's own where it gives one, ``RuleError.why``).
+
+>>> from scoreboard.core.inputs import MatchStart
+>>> from scoreboard.core.match import Match
+>>> served = actions(Match(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0)))
+>>> served["push_out"]
+{'ok': False, 'why': 'A push out may be announced only on the first shot after the break (5.6).'}
+>>> served["concede"]["0"]["rack"], served["identify"]["3"]["ok"]
+({'ok': True}, False)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoreboard.core.inputs import (
+    CONCEDE_SCOPES,
+    FOUL_REASONS,
+    Accept,
+    Concede,
+    Foul,
+    Identify,
+    Input,
+    Miss,
+    OffTable,
+    Pass,
+    PushOut,
+    Stalemate,
+    Undo,
+)
+from scoreboard.core.match import Match
+
+#: The plain taps, and the sentence shown when the rule that refuses one gives none of its own.
+TAPS: dict[str, tuple[Input, str]] = {
+    "push_out": (PushOut(), "A push out cannot be announced now."),
+    "accept": (Accept(), "There is no push out to answer (5.6)."),
+    "pass": (Pass(), "There is no push out to answer (5.6)."),
+    "undo": (Undo(), "Nothing to take back yet."),
+    "miss": (Miss(), "The shot cannot be ended as a miss now."),
+    "stalemate": (Stalemate(), "A stalemate cannot be called now (5.14)."),
+}
+
+Action = dict[str, Any]
+
+
+def _tried(match: Match, item: Input, otherwise: str) -> Action:
+    error = match.trial(item)
+    if error is None:
+        return {"ok": True}
+    return {"ok": False, "why": error.why or otherwise}
+
+
+def refused(why: str) -> dict[str, Any]:
+    """Every tap refused for one reason: no match is being played."""
+    no: Action = {"ok": False, "why": why}
+    return {**{name: no for name in TAPS}, "foul": {reason: no for reason in FOUL_REASONS},
+            "concede": {str(player): {scope: no for scope in CONCEDE_SCOPES} for player in (0, 1)},
+            "identify": {str(ball): no for ball in range(1, 10)}, "off_table": {str(ball): no for ball in range(0, 10)}}
+
+
+def actions(match: Match) -> dict[str, Any]:
+    """Every tap the touchscreen offers, tried on ``match``: ``{"ok": true}`` or ``{"ok": false, "why": ...}``."""
+    served: dict[str, Any] = {name: _tried(match, item, why) for name, (item, why) in TAPS.items()}
+    served["foul"] = {reason: _tried(match, Foul(reason), "This foul cannot be called now.")
+                      for reason in FOUL_REASONS}
+    served["concede"] = {str(player): {scope: _tried(match, Concede(player, scope), "Nothing to concede now.")
+                                       for scope in CONCEDE_SCOPES}
+                         for player in (0, 1)}
+    served["identify"] = {str(ball): _tried(match, Identify(ball), "No pocketed ball is waiting to be named.")
+                          for ball in range(1, 10)}
+    served["off_table"] = {str(ball): _tried(match, OffTable(ball), "That ball cannot be called off the table now.")
+                           for ball in range(0, 10)}
+    return served
