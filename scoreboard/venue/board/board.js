@@ -110,7 +110,9 @@
       const fouls = el("span", "tag fouls");
       const won = el("span", "tag won", "wins");
       tags.append(broke, fouls, won);
-      who.append(turn, pname, tags);
+      const namebox = el("span", "namebox");
+      namebox.append(pname, tags); // the tags under the name: the name keeps the row's width
+      who.append(turn, namebox);
       const score = el("span", "score");
       const points = el("b", "points");
       const race = el("small", "race");
@@ -148,7 +150,7 @@
     const n = board.tables.size;
     grid.dataset.count = String(n);
     // The CSS lays the grid out by this bucket: the smallest of these that holds n tables.
-    const fits = [1, 2, 4, 6, 9, 12, 16, 20, 25, 30, 36, 42, 48, 56];
+    const fits = [1, 2, 4, 6, 9, 12, 16, 20, 25, 30, 36, 42, 48, 54, 63];
     grid.dataset.fit = String(fits.find((f) => f >= n) || "many");
     empty.hidden = n > 0;
   }
