@@ -217,8 +217,9 @@ def test_the_tiles_follow_play_at_every_input(browser, venue, tables):
     assert_drawn(tile, bar2.state)
     assert "BALL IN HAND" in tile["text"]
     assert_drawn(tiles(browser)["bar1"], bar1.state)  # the other table's tile kept its own state
-    drawn = browser.evaluate("window.devetkaDrawn.filter(d => d.table === 'bar1').map(d => d.seq)")
-    assert drawn == sorted(set(drawn)) and drawn[-1] == bar1.state["seq"]
+    drawn = browser.evaluate("window.devetkaDrawn.filter(d => d.table === 'bar1').map(d => [d.match ?? 0, d.seq])")
+    assert drawn == sorted(drawn) and len(drawn) == len(set(map(tuple, drawn)))  # each once, in order
+    assert drawn[-len(LEGAL_BREAK):] == [[1, seq] for seq in range(1, len(LEGAL_BREAK) + 1)]  # waited for each
     assert browser.exceptions() == []
 
 

@@ -23,7 +23,8 @@
   const DRAWN_MAX = 20000;
   const BALL_MAX = 9;
 
-  // For the benchmark and the tests: {table, seq, t} each time a seq is drawn, t in ms since the epoch.
+  // For the benchmark and the tests: {table, seq, t, match} each time a seq is drawn, t in ms since the epoch
+  // (the page's clock: performance.timeOrigin + performance.now()); the last DRAWN_MAX are kept.
   const drawn = [];
   window.devetkaDrawn = drawn;
 
@@ -274,7 +275,8 @@
         drawState(t);
         if (key !== null && key !== t.drawnKey) {
           t.drawnKey = key;
-          drawn.push({ table: t.id, seq: t.state.seq, t: performance.timeOrigin + performance.now() });
+          drawn.push({ table: t.id, seq: t.state.seq, t: performance.timeOrigin + performance.now(),
+                       match: t.state.match_id === undefined ? null : t.state.match_id });
           if (drawn.length > DRAWN_MAX) drawn.splice(0, drawn.length - DRAWN_MAX);
         }
       }
