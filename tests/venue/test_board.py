@@ -288,6 +288,10 @@ def test_offline_stale_and_back_a_tile_never_shows_an_old_score_as_live(browser,
     assert_not_live(wait_tile(browser, "bar2", "tile.dataset.online === 'false'"), "stale", "table link down")
     hand.publish("devetka/bar2/bridge", b"1", retain=True)
     wait_seq(browser, bar2)
+    # A table that said online and then went away while the venue broker was down (it restarts empty).
+    hand.publish(state_topic("ghost"), orjson.dumps(dict(bar1.state, players=["Gus", "Ghost"])), retain=True)
+    hand.publish("devetka/ghost/availability", b"online", retain=True)
+    assert wait_tile(browser, "ghost", "tile.dataset.online === 'true'")["names"] == ["Gus", "Ghost"]
     hand.close()
     # The board's own link to the venue broker: every tile stale while it is down, live again after.
     venue.stop()
@@ -297,6 +301,7 @@ def test_offline_stale_and_back_a_tile_never_shows_an_old_score_as_live(browser,
     bar1.play(*FOUL_BREAK)  # play went on meanwhile
     assert_drawn(wait_seq(browser, bar1), bar1.state)
     assert_drawn(wait_seq(browser, bar2), bar2.state)
+    assert_not_live(tiles(browser)["ghost"], "stale", "no word from the table")
     assert browser.exceptions() == []
 
 

@@ -136,7 +136,7 @@
       id, tile, parts,
       state: null, drawnKey: null, dirty: true,
       availability: null, availabilityAt: null, availabilityRetained: false,
-      bridge: null, bridgeAt: null,
+      bridge: null, bridgeAt: null, bridgeRetained: false,
       heardAt: null, match: null, shownStatus: null,
     };
     board.tables.set(id, t);
@@ -162,7 +162,10 @@
       const since = board.link.ever ? `venue link down since ${hhmm(board.link.since)}` : "connecting to the venue";
       return ["stale", since];
     }
-    if (t.bridge === "0") return ["stale", `table link down since ${hhmm(t.bridgeAt)}`];
+    if (t.bridge === "0") {
+      return ["stale", t.bridgeRetained ? `table link down (seen ${hhmm(t.bridgeAt)})`
+        : `table link down since ${hhmm(t.bridgeAt)}`];
+    }
     if (t.availability === "offline") {
       return ["offline", t.availabilityRetained ? `offline (seen ${hhmm(t.availabilityAt)})`
         : `offline since ${hhmm(t.availabilityAt)}`];
@@ -334,6 +337,7 @@
       if (value !== t.bridge) {
         t.bridge = value;
         t.bridgeAt = now;
+        t.bridgeRetained = retained;
       }
     }
     schedule();
@@ -382,6 +386,13 @@
     const client = mqtt.connect(url, options);
     board.client = client;
     client.on("connect", () => {
+      // What the tables said before is old news now: the broker's retained messages, which follow the
+      // subscription, say it again. A table they say nothing of (a venue broker restarted empty, the table gone
+      // meanwhile) reads stale, never online on what it said before the link was lost.
+      for (const t of board.tables.values()) {
+        t.availability = null;
+        t.bridge = null;
+      }
       const topics = ["state", "availability", "bridge"].map((kind) => `${PREFIX}/${ONE || "+"}/${kind}`);
       client.subscribe(topics, { qos: 0 }, (error) => {
         if (error) {
