@@ -259,6 +259,18 @@ def test_an_older_state_is_never_drawn_and_another_store_replaces_the_shown_one(
     drawn = browser.evaluate("window.devetkaDrawn.filter(d => d.table === 'bar1').map(d => d.seq)")
     assert drawn[-2:] == [early["seq"], early["seq"] + 1]
     hand.close()
+    # The rule itself, (store, match_id, seq), on the page's own function: (state, shown) -> drawn?
+    cases = [({"seq": 0, "match_id": None}, None, True),
+             ({"seq": 0, "match_id": 1}, {"seq": 5, "match_id": None}, True),  # null match_id sorts lowest
+             ({"seq": 3, "match_id": 1}, {"seq": 9, "match_id": 2}, False),
+             ({"seq": 1, "match_id": 3}, {"seq": 9, "match_id": 2}, True),
+             ({"seq": 9, "match_id": 2}, {"seq": 9, "match_id": 2}, False),  # the same state again
+             ({"seq": 9, "match_id": 2, "store": ""}, {"seq": 9, "match_id": 2}, False),  # absent is ""
+             ({"seq": 1, "match_id": 1, "store": "b"}, {"seq": 9, "match_id": 2, "store": "a"}, True),
+             ({"seq": 1, "match_id": 1}, {"seq": 9, "match_id": 2, "store": "a"}, True)]  # a store, then none
+    for state, shown, expected in cases:
+        assert browser.evaluate(f"window.devetkaBoard.newer({orjson.dumps(state).decode()}, "
+                                f"{orjson.dumps(shown).decode()})") is expected, (state, shown)
 
 
 def assert_not_live(tile: dict, status: str, words: str) -> None:

@@ -275,7 +275,11 @@
       if (t.dirty) {
         t.dirty = false;
         const key = t.state ? `${storeOf(t.state)}\u0000${t.state.match_id}\u0000${t.state.seq}` : null;
-        drawState(t);
+        try {
+          drawState(t);
+        } catch (error) { // a state that breaks the page's assumptions spoils its own tile, not the board
+          console.warn(`board: ${t.id}: cannot draw this state`, error);
+        }
         if (key !== null && key !== t.drawnKey) {
           t.drawnKey = key;
           drawn.push({ table: t.id, seq: t.state.seq, t: performance.timeOrigin + performance.now(),
