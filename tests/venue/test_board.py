@@ -18,7 +18,7 @@ import orjson
 import pytest
 
 import scoreboard.venue
-from scoreboard.broker import PrivateBroker, free_port, mosquitto_binary
+from scoreboard.sim.broker import PrivateBroker, free_port, mosquitto_binary
 from tests.live import ANA_BEN, LEGAL_BREAK, TIMEOUT, Daemon
 from tests.venue.browser import Browser, chromium_binary
 from tests.watcher import Watcher, retained
