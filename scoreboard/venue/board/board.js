@@ -397,8 +397,15 @@
         t.availability = null;
         t.bridge = null;
       }
-      const topics = ["state", "availability", "bridge"].map((kind) => `${PREFIX}/${ONE || "+"}/${kind}`);
-      client.subscribe(topics, { qos: 0 }, (error) => {
+      // The state at QoS 0, as it is published; a lost one is followed by the next. Availability and the bridge
+      // at QoS 1: they change seldom and each change matters.
+      const topic = (kind) => `${PREFIX}/${ONE || "+"}/${kind}`;
+      const topics = {
+        [topic("state")]: { qos: 0 },
+        [topic("availability")]: { qos: 1 },
+        [topic("bridge")]: { qos: 1 },
+      };
+      client.subscribe(topics, (error) => {
         if (error) {
           console.warn("board: subscribe refused", error);
           return;
