@@ -416,6 +416,10 @@ def shoot(browser: Browser, folder: Path, name: str) -> list[Path]:
 
         with Image.open(path) as image:
             assert image.size == (width, height)
+        if mobile:  # a phone: one column of tiles, each as wide as the screen less its margins
+            boxes = browser.evaluate("[...document.querySelectorAll('[data-table]')].map(tile => {"
+                                     " const r = tile.getBoundingClientRect(); return [r.left, r.width]; })")
+            assert len({left for left, _ in boxes}) == 1 and min(w for _, w in boxes) >= 0.9 * width
         saved.append(path)
     return saved
 
