@@ -271,6 +271,10 @@
     frame = null;
     fallback = null;
     const now = Date.now();
+    if (!board.tables.size && board.url) {
+      empty.textContent = board.link.up ? "Waiting for the tables\u2026"
+        : `Connecting to the venue broker (${board.url})\u2026`;
+    }
     for (const t of board.tables.values()) {
       if (t.dirty) {
         t.dirty = false;
