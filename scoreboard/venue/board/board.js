@@ -250,7 +250,8 @@
       if (name === "online" && m.end === null) m.pausedAt = null;
       else if (m.pausedAt === null) m.pausedAt = now;
       const until = m.end !== null ? m.end : (m.pausedAt !== null ? m.pausedAt : now);
-      const text = `${m.partial ? "\u2265" : ""}${duration(until - m.since)}`;
+      // A match already won when first seen has no time this page could tell.
+      const text = m.partial && m.end === m.since ? "" : `${m.partial ? "\u2265" : ""}${duration(until - m.since)}`;
       if (t.parts.clock.textContent !== text) t.parts.clock.textContent = text;
     } else if (t.parts.clock.textContent) {
       t.parts.clock.textContent = "";
