@@ -7,8 +7,9 @@ set -euo pipefail
 # Debian packages the project needs. ONE list, so later work only adds here.
 # mosquitto: the broker (the demo's and the tests'); xvfb, xauth and the Mesa GL
 # libraries: the Kivy touchscreen on a virtual screen; libmtdev1: Kivy's touch input;
-# systemd: systemd-analyze, which checks deploy/systemd's units (a minimal image has no init).
-APT_PACKAGES="mosquitto mosquitto-clients openssl xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core systemd"
+# systemd: systemd-analyze, which checks deploy/systemd's units (a minimal image has no init);
+# chromium (headless, over the DevTools protocol) and fonts-liberation: the venue board's tests and screenshots.
+APT_PACKAGES="mosquitto mosquitto-clients openssl xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core systemd chromium fonts-liberation"
 
 # The distribution's Python (/usr/bin/python3), as on the Pi, where it is there:
 # Debian builds it with profile-guided and link-time optimisation, which a

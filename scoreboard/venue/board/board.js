@@ -1,0 +1,434 @@
+/* The venue board: one tile per table, drawn from the tables' retained MQTT messages (docs/mqtt.md).
+ *
+ * Subscribes <prefix>/+/state (the daemon's state, retained), <prefix>/+/availability (online/offline,
+ * retained, the daemon's last will) and <prefix>/+/bridge (the venue bridge's notification: retained 1/0, 0 when
+ * the venue broker lost the table's bridge). Only reads: the venue broker's ACL gives the board no write.
+ *
+ * Ordering: a state is drawn only if it is newer than the one shown, by (store, match_id, seq): another store
+ * (absent counts as "") replaces the one shown; the same store draws only a greater (match_id, seq), a null
+ * match_id lowest. A table's status: "online"; "offline" when its daemon said so (or its last will did);
+ * "stale" when the board's own link to the venue broker is down, the table's bridge says 0, the table never
+ * said online, or a shot has been in progress for longer than ?silence_s (30 s) without a word (the daemon's
+ * settle timer ends a shot within seconds and publishes it, so such a silence means a hung table or link;
+ * an idle table between shots rightly says nothing). A tile that is not online is greyed and labelled, and its
+ * score reads "last known".
+ */
+(() => {
+  "use strict";
+
+  const params = new URLSearchParams(location.search);
+  const ONE = params.get("table");
+  const PREFIX = params.get("prefix") || "devetka";
+  const SILENCE_S = Number(params.get("silence_s")) > 0 ? Number(params.get("silence_s")) : 30;
+  const DRAWN_MAX = 20000;
+  const BALL_MAX = 9;
+
+  // For the benchmark and the tests: {table, seq, t, match} each time a seq is drawn, t in ms since the epoch
+  // (the page's clock: performance.timeOrigin + performance.now()); the last DRAWN_MAX are kept.
+  const drawn = [];
+  window.devetkaDrawn = drawn;
+
+  const board = {
+    tables: new Map(), // id -> table record
+    link: { up: false, since: Date.now(), ever: false },
+    received: {}, // id -> state messages received (drawn or not), for the tests
+    url: null,
+    options: null,
+    client: null,
+  };
+  window.devetkaBoard = board;
+
+  const grid = document.getElementById("board");
+  const empty = document.getElementById("empty");
+  if (ONE) document.body.classList.add("one");
+
+  // ---- ordering ----------------------------------------------------------------------------------------
+  const storeOf = (state) => (state.store === undefined || state.store === null ? "" : String(state.store));
+  const matchOf = (state) => (state.match_id === null || state.match_id === undefined ? -Infinity : state.match_id);
+
+  function newer(state, shown) {
+    if (!shown) return true;
+    if (storeOf(state) !== storeOf(shown)) return true;
+    if (matchOf(state) !== matchOf(shown)) return matchOf(state) > matchOf(shown);
+    return state.seq > shown.seq;
+  }
+  board.newer = newer;
+
+  // ---- small helpers -----------------------------------------------------------------------------------
+  function el(tag, cls, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  const pad = (n) => String(n).padStart(2, "0");
+  function hhmm(ms) {
+    const d = new Date(ms);
+    return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  }
+  function duration(ms) {
+    const s = Math.max(0, Math.floor(ms / 1000));
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+  }
+  const naturally = (a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: "base" });
+
+  // ---- tables and tiles --------------------------------------------------------------------------------
+  function makeTile(id) {
+    const tile = el("article", "tile");
+    tile.dataset.table = id;
+    tile.dataset.match = "";
+    tile.dataset.seq = "";
+    tile.dataset.online = "false";
+    tile.dataset.status = "stale";
+    const inner = el("div", "inner");
+    const head = el("header", "head");
+    const parts = {
+      name: el("span", "name", id),
+      status: el("span", "status", "no word yet"),
+      rack: el("span", "rack"),
+      clock: el("span", "clock"),
+      players: [],
+      flags: el("div", "flags"),
+      balls: el("div", "balls"),
+      words: el("p", "words"),
+      idle: el("p", "idle", "no match"),
+      lastKnown: el("span", "lastknown", "last known score"),
+    };
+    const meta = el("span", "meta");
+    meta.append(parts.rack, parts.clock);
+    head.append(parts.name, parts.status, meta);
+    const body = el("div", "body");
+    const players = el("div", "players");
+    for (let i = 0; i < 2; i++) {
+      const row = el("div", `player p${i}`);
+      const who = el("span", "who");
+      const turn = el("span", "turn", "\u25B6");
+      const pname = el("span", "pname");
+      const tags = el("span", "tags");
+      const broke = el("span", "tag broke", "break");
+      const fouls = el("span", "tag fouls");
+      const won = el("span", "tag won", "wins");
+      tags.append(broke, fouls, won);
+      const namebox = el("span", "namebox");
+      namebox.append(pname, tags); // the tags under the name: the name keeps the row's width
+      who.append(turn, namebox);
+      const score = el("span", "score");
+      const points = el("b", "points");
+      const race = el("small", "race");
+      score.append(points, race);
+      row.append(who, score);
+      players.append(row);
+      parts.players.push({ row, pname, broke, fouls, won, points, race });
+    }
+    body.append(players, parts.idle, parts.flags, parts.balls, parts.words);
+    inner.append(head, parts.lastKnown, body);
+    tile.append(inner);
+    return { tile, parts };
+  }
+
+  function table(id) {
+    let t = board.tables.get(id);
+    if (t) return t;
+    const { tile, parts } = makeTile(id);
+    t = {
+      id, tile, parts,
+      state: null, drawnKey: null, dirty: true,
+      availability: null, availabilityAt: null, availabilityRetained: false,
+      bridge: null, bridgeAt: null, bridgeRetained: false,
+      heardAt: null, match: null, shownStatus: null,
+    };
+    board.tables.set(id, t);
+    // Tiles in the tables' natural order: bar2 before bar10.
+    const after = [...board.tables.keys()].sort(naturally).find((other) => naturally(other, id) > 0);
+    grid.insertBefore(tile, after ? board.tables.get(after).tile : null);
+    layout();
+    return t;
+  }
+
+  function layout() {
+    const n = board.tables.size;
+    grid.dataset.count = String(n);
+    // The CSS lays the grid out by this bucket: the smallest of these that holds n tables.
+    const fits = [1, 2, 4, 6, 9, 12, 16, 20, 25, 30, 36, 42, 48, 54, 63];
+    grid.dataset.fit = String(fits.find((f) => f >= n) || "many");
+    empty.hidden = n > 0;
+  }
+
+  // ---- status ------------------------------------------------------------------------------------------
+  function status(t, now) {
+    if (!board.link.up) {
+      const since = board.link.ever ? `venue link down since ${hhmm(board.link.since)}` : "connecting to the venue";
+      return ["stale", since];
+    }
+    if (t.bridge === "0") {
+      return ["stale", t.bridgeRetained ? `table link down (seen ${hhmm(t.bridgeAt)})`
+        : `table link down since ${hhmm(t.bridgeAt)}`];
+    }
+    if (t.availability === "offline") {
+      return ["offline", t.availabilityRetained ? `offline (seen ${hhmm(t.availabilityAt)})`
+        : `offline since ${hhmm(t.availabilityAt)}`];
+    }
+    if (t.availability !== "online") return ["stale", "no word from the table yet"];
+    if (t.state && t.state.shot_in_progress && t.heardAt !== null && now - t.heardAt > SILENCE_S * 1000) {
+      return ["stale", `no word since ${hhmm(t.heardAt)}`];
+    }
+    return ["online", "online"];
+  }
+
+  // ---- drawing -----------------------------------------------------------------------------------------
+  const BALL_NAMES = ["", "yellow", "blue", "red", "purple", "orange", "green", "maroon", "black", "yellow stripe"];
+
+  function drawState(t) {
+    const s = t.state;
+    const p = t.parts;
+    const tile = t.tile;
+    const playing = Boolean(s && s.players);
+    tile.classList.toggle("nomatch", !playing);
+    tile.dataset.match = s && s.match_id !== null && s.match_id !== undefined ? String(s.match_id) : "";
+    tile.dataset.seq = s ? String(s.seq) : "";
+    tile.dataset.store = s ? storeOf(s) : "";
+    if (!playing) {
+      p.rack.textContent = "";
+      p.flags.replaceChildren();
+      p.balls.replaceChildren();
+      p.words.textContent = "";
+      return;
+    }
+    const winner = s.match_winner;
+    tile.classList.toggle("over", winner === 0 || winner === 1);
+    for (let i = 0; i < 2; i++) {
+      const row = p.players[i];
+      row.pname.textContent = s.players[i];
+      row.points.textContent = String(s.score[i]);
+      row.race.textContent = s.race ? `/${s.race[i]}` : "";
+      row.row.classList.toggle("shooting", s.shooter === i && winner === null);
+      row.broke.hidden = s.breaker !== i;
+      const fouls = (s.fouls_in_row && s.fouls_in_row[i]) || 0;
+      row.fouls.hidden = fouls === 0;
+      row.fouls.textContent = fouls === 1 ? "1 foul" : `${fouls} fouls`;
+      row.fouls.classList.toggle("two", fouls >= 2);
+      row.won.hidden = winner !== i;
+    }
+    p.rack.textContent = winner === null ? `rack ${s.rack}` : `${s.rack} racks`;
+    const flags = [];
+    if (winner === null) {
+      const shooter = s.shooter === 0 || s.shooter === 1 ? s.players[s.shooter] : null;
+      if (s.warning) flags.push(["warning", `${shooter || "shooter"} on two fouls`]);
+      if (s.ball_in_hand) flags.push(["bih", "ball in hand"]);
+      if (s.awaiting_choice) flags.push(["choice", "choice: play or pass"]);
+      else if (s.push_out_allowed) flags.push(["push", "push out allowed"]);
+      if (s.push_out) flags.push(["push", "push out"]);
+      if (s.rack_mode) flags.push(["racking", "racking"]);
+    }
+    p.flags.replaceChildren(...flags.map(([cls, text]) => el("span", `flag ${cls}`, text)));
+    const balls = (s.on_table || []).filter((b) => b >= 1 && b <= BALL_MAX);
+    p.balls.replaceChildren(...balls.map((b) => {
+      const ball = el("span", `ball b${b}`);
+      ball.title = `${b} (${BALL_NAMES[b]})`;
+      ball.append(el("i", "", String(b)));
+      return ball;
+    }));
+    p.balls.dataset.left = String(balls.length);
+    p.words.textContent = s.last_verdict && s.last_verdict.words ? s.last_verdict.words : "";
+  }
+
+  function drawStatus(t, now) {
+    const [name, words] = status(t, now);
+    const tile = t.tile;
+    if (tile.dataset.status !== name) tile.dataset.status = name;
+    const online = name === "online" ? "true" : "false";
+    if (tile.dataset.online !== online) tile.dataset.online = online;
+    tile.classList.toggle("dead", name !== "online");
+    if (t.parts.status.textContent !== words) t.parts.status.textContent = words;
+    // The match's time: the state has no clock of its own (docs/mqtt.md), so it runs from when this page first
+    // saw the match ("≥" when the match was already under way then), stops when the match is won, and stands
+    // still while the table is not live.
+    const m = t.match;
+    if (m) {
+      if (name === "online" && m.end === null) m.pausedAt = null;
+      else if (m.pausedAt === null) m.pausedAt = now;
+      const until = m.end !== null ? m.end : (m.pausedAt !== null ? m.pausedAt : now);
+      // A match already won when first seen has no time this page could tell.
+      const text = m.partial && m.end === m.since ? "" : `${m.partial ? "\u2265" : ""}${duration(until - m.since)}`;
+      if (t.parts.clock.textContent !== text) t.parts.clock.textContent = text;
+    } else if (t.parts.clock.textContent) {
+      t.parts.clock.textContent = "";
+    }
+  }
+
+  let frame = null;
+  let fallback = null;
+  function schedule() {
+    if (frame === null) frame = requestAnimationFrame(flush);
+    // A hidden page gets no frames: draw within 100 ms all the same.
+    if (fallback === null) fallback = setTimeout(flush, 100);
+  }
+
+  function flush() {
+    if (frame !== null) cancelAnimationFrame(frame);
+    if (fallback !== null) clearTimeout(fallback);
+    frame = null;
+    fallback = null;
+    const now = Date.now();
+    if (!board.tables.size && board.url) {
+      empty.textContent = board.link.up ? "Waiting for the tables\u2026"
+        : `Connecting to the venue broker (${board.url})\u2026`;
+    }
+    for (const t of board.tables.values()) {
+      if (t.dirty) {
+        t.dirty = false;
+        const key = t.state ? `${storeOf(t.state)}\u0000${t.state.match_id}\u0000${t.state.seq}` : null;
+        try {
+          drawState(t);
+        } catch (error) { // a state that breaks the page's assumptions spoils its own tile, not the board
+          console.warn(`board: ${t.id}: cannot draw this state`, error);
+        }
+        if (key !== null && key !== t.drawnKey) {
+          t.drawnKey = key;
+          drawn.push({ table: t.id, seq: t.state.seq, t: performance.timeOrigin + performance.now(),
+                       match: t.state.match_id === undefined ? null : t.state.match_id });
+          if (drawn.length > DRAWN_MAX) drawn.splice(0, drawn.length - DRAWN_MAX);
+        }
+      }
+      drawStatus(t, now);
+    }
+  }
+
+  // ---- messages ----------------------------------------------------------------------------------------
+  const decoder = new TextDecoder();
+
+  function onState(t, text, retained, now) {
+    let state;
+    try {
+      state = JSON.parse(text);
+    } catch (error) {
+      console.warn(`board: ${t.id}: a state that is not JSON`, error);
+      return;
+    }
+    if (!state || typeof state !== "object" || typeof state.seq !== "number") return;
+    board.received[t.id] = (board.received[t.id] || 0) + 1;
+    // A retained copy (given again at every reconnect) is no word from the table; a live one is.
+    if (!retained || t.heardAt === null) t.heardAt = now;
+    if (!newer(state, t.state)) return;
+    const matchKey = `${storeOf(state)}\u0000${state.match_id}`;
+    if (state.players && (!t.match || t.match.key !== matchKey)) {
+      t.match = { key: matchKey, since: now, partial: state.seq > 0, end: null, pausedAt: null };
+    } else if (!state.players) {
+      t.match = null;
+    }
+    if (t.match && t.match.end === null && (state.match_winner === 0 || state.match_winner === 1)) t.match.end = now;
+    t.state = state;
+    t.dirty = true;
+  }
+
+  function onMessage(topic, payload, packet) {
+    const parts = topic.split("/");
+    if (parts.length !== 3 || parts[0] !== PREFIX) return;
+    const [, id, kind] = parts;
+    if (ONE && id !== ONE) return;
+    const t = table(id);
+    const text = decoder.decode(payload);
+    const now = Date.now();
+    const retained = Boolean(packet && packet.retain);
+    if (kind === "state") {
+      onState(t, text, retained, now);
+    } else if (kind === "availability") {
+      const value = text.trim();
+      if (value !== t.availability) {
+        t.availability = value;
+        t.availabilityAt = now;
+        t.availabilityRetained = retained;
+      }
+    } else if (kind === "bridge") {
+      const value = text.trim();
+      if (value !== t.bridge) {
+        t.bridge = value;
+        t.bridgeAt = now;
+        t.bridgeRetained = retained;
+      }
+    }
+    schedule();
+  }
+
+  // ---- the link to the venue broker --------------------------------------------------------------------
+  function brokerUrl() {
+    const given = params.get("broker");
+    if (given) return given;
+    if (!location.host) return null;
+    return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`;
+  }
+
+  function linkDown() {
+    if (board.link.up) {
+      board.link.up = false;
+      board.link.since = Date.now();
+    }
+    schedule();
+  }
+
+  function connect() {
+    const url = brokerUrl();
+    board.url = url;
+    if (!url) {
+      empty.textContent = "No broker: open this page from the venue broker, or add ?broker=ws://HOST:PORT";
+      return;
+    }
+    if (typeof mqtt === "undefined") {
+      empty.textContent = "MQTT.js did not load (vendor/mqtt.min.js)";
+      return;
+    }
+    const options = {
+      protocolVersion: 4,
+      clean: true,
+      keepalive: 10, // a dead link is noticed within 15 s
+      reconnectPeriod: 1000,
+      connectTimeout: 10000,
+      clientId: `devetka-board-${Math.random().toString(16).slice(2, 10)}`,
+    };
+    if (params.get("user")) {
+      options.username = params.get("user");
+      options.password = params.get("password") || "";
+    }
+    board.options = { ...options, password: options.password ? "(given)" : undefined };
+    const client = mqtt.connect(url, options);
+    board.client = client;
+    client.on("connect", () => {
+      // What the tables said before is old news now: the broker's retained messages, which follow the
+      // subscription, say it again. A table they say nothing of (a venue broker restarted empty, the table gone
+      // meanwhile) reads stale, never online on what it said before the link was lost.
+      for (const t of board.tables.values()) {
+        t.availability = null;
+        t.bridge = null;
+      }
+      // The state at QoS 0, as it is published; a lost one is followed by the next. Availability and the bridge
+      // at QoS 1: they change seldom and each change matters.
+      const topic = (kind) => `${PREFIX}/${ONE || "+"}/${kind}`;
+      const topics = {
+        [topic("state")]: { qos: 0 },
+        [topic("availability")]: { qos: 1 },
+        [topic("bridge")]: { qos: 1 },
+      };
+      client.subscribe(topics, (error) => {
+        if (error) {
+          console.warn("board: subscribe refused", error);
+          return;
+        }
+        board.link.up = true;
+        board.link.ever = true;
+        schedule();
+      });
+    });
+    client.on("message", onMessage);
+    client.on("close", linkDown);
+    client.on("offline", linkDown);
+    client.on("error", (error) => console.warn("board: mqtt", error && error.message));
+  }
+
+  if (ONE) table(ONE);
+  layout();
+  connect();
+  setInterval(flush, 1000); // clocks, and the silence that makes a table stale
+  flush();
+})();
