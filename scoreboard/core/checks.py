@@ -131,7 +131,7 @@ def topic_prefix(value: Any, key: str) -> str:
 SOCKET_PATH_MAX = 107
 
 
-def socket_path(value: Any, key: str) -> str:
+def socket_path(value: object, key: str) -> str:
     """A Unix socket's path: the kernel refuses a longer one only when the daemon binds it, so check here."""
     value = text(value, key)
     if len(value.encode()) > SOCKET_PATH_MAX:
@@ -159,7 +159,7 @@ def race_pair(value: Any, key: str) -> tuple[int, int]:
 
 def rule_options(value: Any, key: str) -> RuleOptions:
     """``[match.rules]``: the match log's rule options under their JSON names, so config and log agree."""
-    values = {}
+    values: dict[str, Any] = {}  # each option's value: str or bool, by its name
     for name, raw in _table(value, key).items():
         attr = RuleOptions.JSON_NAMES.get(name)
         if attr is None:
@@ -173,7 +173,7 @@ def rule_options(value: Any, key: str) -> RuleOptions:
     return RuleOptions(**values)
 
 
-def _table(value: Any, key: str) -> dict:
+def _table(value: Any, key: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ConfigError(key, f"expected a table, got {_show(value)}")
     return value
@@ -206,7 +206,7 @@ def section(cls: type) -> Check:
     return check
 
 
-def build(cls: type, raw: dict, key: str = "") -> Any:
+def build(cls: type, raw: dict[str, Any], key: str = "") -> Any:
     """``cls`` from a TOML table; then its ``validate(key)``, for rules that span several fields."""
     known = {f.name: f for f in dataclasses.fields(cls) if "check" in f.metadata}
     values = {}

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, TypeGuard, TypeVar, cast
 
 LOG_VERSION = 1
 
@@ -252,6 +253,10 @@ Input = (
     MatchStart | Strike | FirstContact | Cushion | Pocket | Identify | OffTable | PushOut
     | Accept | Pass | Foul | Miss | Settle | Stalemate | Concede | Undo
 )
+ShotEvent = FirstContact | Cushion | Pocket | Identify | OffTable | Foul
+"""The inputs that belong to a shot (``Shot.events``)."""
+BetweenShots = PushOut | Accept | Pass | Stalemate | Concede
+"""The inputs between shots (``State.since``): they end the shot in progress and change the table."""
 
 INPUT_TYPES: dict[str, type] = {
     cls.TYPE: cls
@@ -262,7 +267,7 @@ INPUT_TYPES: dict[str, type] = {
 }
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return type(value) is int
 
 
@@ -274,7 +279,7 @@ _MISSING = object()
 _INFINITE = (math.inf, -math.inf)
 
 
-def _ball(raw: dict, kind: str, low: int, *, required: bool, nullable: bool) -> int | None:
+def _ball(raw: dict[str, Any], kind: str, low: int, *, required: bool, nullable: bool) -> int | None:
     """Read ``ball``: an integer from ``low`` to 9 (and null where the spec allows it)."""
     value = raw.get("ball", _MISSING)
     if type(value) is int and low <= value <= 9:
@@ -298,7 +303,7 @@ def _ball_range(low: int, nullable: bool) -> str:
 _CANONICAL = {name: name for name in POCKETS + RAILS + SOURCES + CONCEDE_SCOPES}
 
 
-def _choice(raw: dict, kind: str, name: str, choices: tuple[str, ...]) -> str | None:
+def _choice(raw: dict[str, Any], kind: str, name: str, choices: tuple[str, ...]) -> str | None:
     """A name from ``choices``, as the one shared string: a long match keeps one copy, not one per input."""
     value = raw.get(name)
     if value is None:
@@ -308,7 +313,7 @@ def _choice(raw: dict, kind: str, name: str, choices: tuple[str, ...]) -> str | 
     raise InputError(f"{kind} {name} must be one of {', '.join(choices)}, not {_json(value)}")
 
 
-def _player(raw: dict, kind: str, *, required: bool) -> int | None:
+def _player(raw: dict[str, Any], kind: str, *, required: bool) -> int | None:
     value = raw.get("player")
     if value is None and not required:
         return None
@@ -350,7 +355,7 @@ def race_of(value: Any) -> tuple[int, int]:
     return value[0], value[1]
 
 
-def _match_start(raw: dict, t: float | None, src: str | None) -> MatchStart:
+def _match_start(raw: dict[str, Any], t: float | None, src: str | None) -> MatchStart:
     v = raw.get("v")
     if v != LOG_VERSION or not _is_int(v):
         raise InputError(f"match_start v must be {LOG_VERSION} (the log version read here), not {_json(v)}")
@@ -373,7 +378,16 @@ def _match_start(raw: dict, t: float | None, src: str | None) -> MatchStart:
     )
 
 
-def _builder(cls: type):
+_T = TypeVar("_T")
+
+
+class _Builders(Protocol):
+    """``_BUILD``: each input class's builder makes that class."""
+
+    def __getitem__(self, cls: type[_T], /) -> Callable[..., _T]: ...
+
+
+def _builder(cls: type) -> Callable[..., Any]:
     """Build ``cls`` from all its field values, in order, without the frozen dataclass's ``__init__``.
 
     That ``__init__`` sets each field through ``object.__setattr__`` and was a
@@ -384,56 +398,56 @@ def _builder(cls: type):
     setters = {f"set_{name}": getattr(cls, name).__set__ for name in names}
     body = "".join(f"    set_{name}(item, {name})\n" for name in names)
     source = f"def build({', '.join(names)}):\n    item = new(cls)\n{body}    return item\n"
-    scope = {"new": object.__new__, "cls": cls, **setters}
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls, **setters}
     exec(source, scope)
-    return scope["build"]
+    return cast("Callable[..., Any]", scope["build"])
 
 
-_BUILD = {cls: _builder(cls) for cls in INPUT_TYPES.values() if cls is not MatchStart}
+_BUILD: _Builders = {cls: _builder(cls) for cls in INPUT_TYPES.values() if cls is not MatchStart}
 
 
-def _foul(raw: dict, t: float | None, src: str | None) -> Foul:
+def _foul(raw: dict[str, Any], t: float | None, src: str | None) -> Foul:
     reason = raw.get("reason")
     if reason not in FOUL_REASONS:
         raise InputError(f"foul reason must be one of {', '.join(FOUL_REASONS)}, not {_json(reason)}")
     return _BUILD[Foul](reason, _player(raw, "foul", required=False), t, src)
 
 
-def _concede(raw: dict, t: float | None, src: str | None) -> Concede:
+def _concede(raw: dict[str, Any], t: float | None, src: str | None) -> Concede:
     player = _player(raw, "concede", required=True)
     scope = _choice(raw, "concede", "scope", CONCEDE_SCOPES) or "rack"
     return _BUILD[Concede](player, scope, t, src)
 
 
-def _first_contact(raw: dict, t: float | None, src: str | None) -> FirstContact:
+def _first_contact(raw: dict[str, Any], t: float | None, src: str | None) -> FirstContact:
     return _BUILD[FirstContact](_ball(raw, "first_contact", 1, required=True, nullable=True), t, src)
 
 
-def _cushion(raw: dict, t: float | None, src: str | None) -> Cushion:
+def _cushion(raw: dict[str, Any], t: float | None, src: str | None) -> Cushion:
     ball = _ball(raw, "cushion", 0, required=False, nullable=True)
     return _BUILD[Cushion](ball, _choice(raw, "cushion", "rail", RAILS), t, src)
 
 
-def _pocket(raw: dict, t: float | None, src: str | None) -> Pocket:
+def _pocket(raw: dict[str, Any], t: float | None, src: str | None) -> Pocket:
     return _BUILD[Pocket](_ball(raw, "pocket", 0, required=False, nullable=True),
                   _choice(raw, "pocket", "pocket", POCKETS), t, src)
 
 
-def _identify(raw: dict, t: float | None, src: str | None) -> Identify:
+def _identify(raw: dict[str, Any], t: float | None, src: str | None) -> Identify:
     return _BUILD[Identify](_ball(raw, "identify", 1, required=True, nullable=False), t, src)
 
 
-def _off_table(raw: dict, t: float | None, src: str | None) -> OffTable:
+def _off_table(raw: dict[str, Any], t: float | None, src: str | None) -> OffTable:
     return _BUILD[OffTable](_ball(raw, "off_table", 0, required=True, nullable=False), t, src)
 
 
-def _bare(cls: type):
+def _bare(cls: type[_T]) -> Callable[[dict[str, Any], float | None, str | None], _T]:
     """The parser of an input with no fields of its own."""
     build = _BUILD[cls]
     return lambda raw, t, src: build(t, src)
 
 
-_PARSERS = {
+_PARSERS: dict[str, Callable[[dict[str, Any], float | None, str | None], Input]] = {
     "match_start": _match_start,
     "strike": _bare(Strike),
     "first_contact": _first_contact,
@@ -467,7 +481,8 @@ def parse(raw: Any) -> Input:
         raise InputError(f"type must be a string, not {_json(kind)}")
     src = raw.get("src")
     if src is not None:
-        src = _CANONICAL.get(src) if type(src) is str and src in SOURCES else _choice(raw, kind, "src", SOURCES)
+        src = (_CANONICAL.get(src) if type(src) is str and src in SOURCES
+               else _choice(raw, cast(str, kind), "src", SOURCES))  # kind is a str: it has a parser
     t = raw.get("t")
     if t is not None and (type(t) is not float or t != t or t in _INFINITE):
         t = _time(t)

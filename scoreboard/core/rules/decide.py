@@ -16,6 +16,7 @@ def decide(setup: Setup, shot: Shot) -> tuple[Table, Verdict]:
     before = shot.before
     options = setup.options
     shooter = before.shooter
+    assert shooter is not None  # a shot is begun only while the match is on
     is_break = before.shot_no == 0
     is_push_out = before.push_out
     facts = read(shot)
@@ -78,6 +79,7 @@ def foul_between_shots(setup: Setup, table: Table, foul: Foul) -> tuple[Table, V
     """R5: a foul between shots by the player due to shoot ends his inning and counts for 5.13."""
     options = setup.options
     player = table.shooter
+    assert player is not None  # a foul between shots is taken only while the match is on
     call = foul_between(foul.reason)
     fouls = three_fouls.count_after(table.fouls_in_row, player, True)
     rules = [call.rule]

@@ -7,9 +7,9 @@ never the 9 while another ball is left, until an ``identify`` names it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
-from scoreboard.core.inputs import CUE_BALL, NINE, Cushion, FirstContact, Foul, Identify, OffTable, Pocket
+from scoreboard.core.inputs import CUE_BALL, NINE, Cushion, FirstContact, Foul, Identify, OffTable, Pocket, ShotEvent
 from scoreboard.core.rules.state import RuleError, Shot
 
 NOT_SENSED = "not sensed"
@@ -44,6 +44,7 @@ def read(shot: Shot) -> ShotFacts:
     cue_pocketed = False
     off_table: tuple[int, ...] = ()
     called: tuple[str, ...] = ()
+    event: Any  # a ShotEvent: mypy does not narrow it by ``kind is ...``, and type(event) in each test costs a call
     for event in shot.events:
         kind = type(event)
         if kind is Cushion:
@@ -71,14 +72,16 @@ def read(shot: Shot) -> ShotFacts:
     if None in slots:
         pocketed, assumed = _resolve(shot.before.on_table, slots, objects_off)
     else:
-        pocketed, assumed = tuple(slots), ()
+        pocketed, assumed = cast("tuple[int, ...]", tuple(slots)), ()  # no None among them
     return ShotFacts(
         first_contact, rail_after_contact, len(rail_balls) + unnamed_rails, pocketed, assumed,
         slots.count(None), cue_pocketed, off_table, objects_off, called,
     )
 
 
-def _resolve(on_table, slots, objects_off) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _resolve(
+    on_table: tuple[int, ...], slots: list[int | None], objects_off: tuple[int, ...],
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Name every pocketed ball: sensed or identified ones as they are, the rest as assumed."""
     named = {ball for ball in slots if ball is not None}
     left = [ball for ball in on_table if ball not in named and ball not in objects_off]
@@ -97,27 +100,32 @@ def _down(ball: int) -> RuleError:
     return RuleError(f"ball {ball} is already down" if ball else "the cue ball is already down")
 
 
-def check(shot: Shot, event) -> None:
+def check(shot: Shot, event: ShotEvent) -> None:
     """Raise ``RuleError`` unless ``event`` can be one more event of ``shot``."""
-    kind = type(event)
+    kind = type(event)  # mypy does not narrow event by kind: each branch asserts the kind (always true)
     if kind is FirstContact:
+        assert isinstance(event, FirstContact)
         if any(type(e) is FirstContact for e in shot.events):
             raise RuleError("a second first_contact in one shot")
         if event.ball is not None:
             _check_on_table(shot, event.ball)
     elif kind is Cushion:
+        assert isinstance(event, Cushion)
         if event.ball is not None:
             _check_on_table(shot, event.ball)
     elif kind is Pocket:
+        assert isinstance(event, Pocket)
         if event.ball is None:
             _check_room(shot, extra_unidentified=1)
         else:
             _check_on_table(shot, event.ball)
             _check_room(shot, extra_named=event.ball)
     elif kind is OffTable:
+        assert isinstance(event, OffTable)
         _check_on_table(shot, event.ball)
         _check_room(shot, extra_named=event.ball)
     elif kind is Identify:
+        assert isinstance(event, Identify)
         facts = read(shot)
         if facts.unidentified == 0:
             raise RuleError("identify with no unidentified ball in the shot it belongs to")
@@ -127,13 +135,15 @@ def check(shot: Shot, event) -> None:
 
 def _named(shot: Shot, ball: int) -> bool:
     """True if a pocket or identify of this shot already names ``ball``."""
-    return any(type(e) in (Pocket, Identify) and e.ball == ball for e in shot.events)
+    events: tuple[Any, ...] = shot.events  # ShotEvents: mypy does not narrow them by ``type(e) in (...)``
+    return any(type(e) in (Pocket, Identify) and e.ball == ball for e in events)
 
 
 def _check_on_table(shot: Shot, ball: int) -> None:
     """The ball must still be on the table: not down before the shot, not pocketed or off it since."""
     if ball and ball not in shot.before.on_table:
         raise _down(ball)
+    event: Any  # a ShotEvent: mypy does not narrow it by ``kind is ...``, and type(event) in each test costs a call
     for event in shot.events:
         kind = type(event)
         if kind is Pocket or kind is Identify:
@@ -147,7 +157,8 @@ def _check_room(shot: Shot, extra_unidentified: int = 0, extra_named: int | None
     """There must be a ball on the table for every ball said to have left it."""
     if extra_named == CUE_BALL:
         return
-    gone = sum(1 for e in shot.events if type(e) in (Pocket, OffTable) and e.ball != CUE_BALL)
+    events: tuple[Any, ...] = shot.events  # ShotEvents: mypy does not narrow them by ``type(e) in (...)``
+    gone = sum(1 for e in events if type(e) in (Pocket, OffTable) and e.ball != CUE_BALL)
     if gone + 1 > len(shot.before.on_table):
         if extra_unidentified:
             raise RuleError("a pocket with no object ball left on the table to have dropped")

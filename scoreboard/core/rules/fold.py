@@ -16,13 +16,18 @@ sensor) amends the last shot by deciding it again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from scoreboard.core.inputs import (
     Accept,
+    BetweenShots,
     Concede,
     Cushion,
     FirstContact,
     Foul,
     Identify,
+    Input,
     MatchStart,
     Miss,
     OffTable,
@@ -30,13 +35,14 @@ from scoreboard.core.inputs import (
     Pocket,
     PushOut,
     Settle,
+    ShotEvent,
     Stalemate,
     Strike,
     Undo,
 )
 from scoreboard.core.rules import facts, push_out, racks
 from scoreboard.core.rules.decide import decide, foul_between_shots
-from scoreboard.core.rules.state import RULES_VERSION, RuleError, Setup, Shot, State, Step, first_rack
+from scoreboard.core.rules.state import RULES_VERSION, RuleError, Setup, Shot, State, Step, Table, first_rack
 
 _step = tuple.__new__  # builds a Step without its Python-level __new__, on the path every sensor input takes
 
@@ -51,7 +57,7 @@ def start(item: MatchStart, rules_version: int = RULES_VERSION) -> State:
     return State(setup=setup, table=first_rack(setup))
 
 
-def evolve(state: State, item) -> Step:
+def evolve(state: State, item: Input) -> Step:
     """Fold one input into the match, or raise ``RuleError`` saying why it makes no sense here."""
     handler = _HANDLERS.get(type(item))
     if handler is None:
@@ -62,6 +68,7 @@ def evolve(state: State, item) -> Step:
 
 
 def _match_over(state: State) -> RuleError:
+    assert state.table.match_winner is not None  # asked only once the match is won
     winner = state.setup.players[state.table.match_winner]
     return RuleError(f"the match is over ({winner} won): only undo, or a late foul on the winning shot",
                      f"The match is over: {winner} won.")
@@ -83,9 +90,10 @@ def _begin(state: State) -> State:
     return State(state.setup, table, Shot(table), None)
 
 
-def _amend(state: State, item) -> Step:
+def _amend(state: State, item: ShotEvent) -> Step:
     """Add a late input to the last shot and decide it again."""
     last = state.last
+    assert last is not None  # the callers amend only a last shot there is
     facts.check(last, item)
     if type(item) is Foul:
         _check_foul(state, last, item)
@@ -94,14 +102,15 @@ def _amend(state: State, item) -> Step:
     return Step(State(state.setup, table, None, shot), verdict, amends=True)
 
 
-def _add(state: State, item) -> Step:
+def _add(state: State, item: ShotEvent) -> Step:
     """Add an event to the shot in progress."""
     shot = state.shot
+    assert shot is not None  # the callers add only to a shot in progress
     facts.check(shot, item)
     return _step(Step, (State(state.setup, state.table, Shot(shot.before, shot.events + (item,))), None, False))
 
 
-def _slow_ball(state: State, item) -> Step:
+def _slow_ball(state: State, item: FirstContact | Cushion | Pocket) -> Step:
     """With a strike sensor, a sensor input before the next strike belongs to the last shot (the spec).
 
     The shot is decided again and the inputs between shots that followed it
@@ -121,7 +130,7 @@ def _slow_ball(state: State, item) -> Step:
     return Step(replayed, step.verdict, amends=True)
 
 
-def _sensor(state: State, item) -> Step:
+def _sensor(state: State, item: FirstContact | Cushion | Pocket) -> Step:
     """A sensor input: part of the shot in progress, the start of a shot, or (strike sensor) a slow ball."""
     if state.shot is not None:
         return _add(state, item)
@@ -130,6 +139,7 @@ def _sensor(state: State, item) -> Step:
             raise RuleError(f"{item.TYPE} with no shot to belong to: a strike sensor is fitted and no strike came")
         return _slow_ball(state, item)
     begun = _begin(state)
+    assert begun.shot is not None  # _begin begins one
     facts.check(begun.shot, item)
     return Step(begun._replace(shot=Shot(begun.shot.before, (item,))))
 
@@ -156,9 +166,12 @@ def _miss(state: State, item: Miss) -> Step:
     return _finish(state)
 
 
-def _between(change):
+_Between = TypeVar("_Between", bound=BetweenShots)
+
+
+def _between(change: Callable[[Setup, Table, _Between], Table]) -> Callable[[State, _Between], Step]:
     """Inputs between shots end the shot in progress first; a rejection then takes back both."""
-    def handle(state: State, item) -> Step:
+    def handle(state: State, item: _Between) -> Step:
         finished = _finish(state)
         after = finished.state
         if after.table.match_winner is not None:
@@ -170,14 +183,14 @@ def _between(change):
     return handle
 
 
-def _stalemate(setup: Setup, table, item: Stalemate):
+def _stalemate(setup: Setup, table: Table, item: Stalemate) -> Table:
     if table.shot_no == 0:
         raise RuleError("stalemate before the break: the game starts with the break (5.15)",
                         "The rack is not broken yet: the game starts with the break (5.15).")
     return racks.stalemate(table)
 
 
-def _concede(setup: Setup, table, item: Concede):
+def _concede(setup: Setup, table: Table, item: Concede) -> Table:
     if item.scope == "match":
         return racks.concede_match(table, item.player)
     return racks.win_rack(setup, table, 1 - item.player)
@@ -209,6 +222,7 @@ def _foul(state: State, item: Foul) -> Step:
     if state.table.match_winner is not None:
         raise _match_over(state)
     table = state.table
+    assert table.shooter is not None  # the match is on, so someone is due at the table
     if table.shot_no == 0:
         raise RuleError("no foul before the rack's break: the game starts with the break (5.15)",
                         "No foul before the break: the game starts with the break (5.15).")
@@ -220,7 +234,7 @@ def _foul(state: State, item: Foul) -> Step:
     return Step(State(state.setup, after, None, None), verdict)
 
 
-def _tap(state: State, item) -> Step:
+def _tap(state: State, item: Identify | OffTable) -> Step:
     """``identify`` and ``off_table`` belong to the shot in progress or to the last shot."""
     if state.shot is not None:
         return _add(state, item)
@@ -229,15 +243,16 @@ def _tap(state: State, item) -> Step:
     raise RuleError(f"{item.TYPE} with no shot to belong to")
 
 
-def _second_match(state: State, item) -> Step:
+def _second_match(state: State, item: MatchStart) -> Step:
     raise RuleError("a second match_start: one match per log")
 
 
-def _undo(state: State, item) -> Step:
+def _undo(state: State, item: Undo) -> Step:
     raise RuleError("undo needs the match's history: apply it to a Match, not to a state")
 
 
-_HANDLERS = {
+# Each handler takes the input of its key's type, which a dict's type cannot say: hence Any for the input.
+_HANDLERS: dict[type[Input], Callable[[State, Any], Step]] = {
     Strike: _strike,
     FirstContact: _sensor,
     Cushion: _sensor,

@@ -32,4 +32,5 @@ def pass_back(table: Table) -> Table:
     """The opponent hands the shot back: the player who pushed out must shoot (5.6, R3)."""
     if not table.awaiting_choice:
         raise RuleError("pass without a push out to answer (5.6)", "There is no push out to answer (5.6).")
+    assert table.shooter is not None  # a choice is awaited from the player due at the table
     return table._replace(awaiting_choice=False, shooter=other(table.shooter))

@@ -14,9 +14,9 @@ def next_breaker(setup: Setup, table: Table, winner: int) -> int:
 
 def win_rack(setup: Setup, table: Table, winner: int) -> Table:
     """Score the rack for ``winner``: the next rack is racked, or the match is over and frozen as it ended."""
-    score = list(table.score)
-    score[winner] += 1
-    score = (score[0], score[1])
+    counts = list(table.score)
+    counts[winner] += 1
+    score = (counts[0], counts[1])
     if score[winner] >= setup.race[winner]:
         return table._replace(score=score, match_winner=winner, shooter=None, ball_in_hand=False,
             push_out_allowed=False, push_out=False, awaiting_choice=False,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from scoreboard.core.inputs import OBJECT_BALLS, RuleOptions
+from scoreboard.core.inputs import OBJECT_BALLS, BetweenShots, RuleOptions, ShotEvent
 
 FULL_RACK = OBJECT_BALLS
 
@@ -81,10 +81,11 @@ class Shot(NamedTuple):
     """
 
     before: Table
-    events: tuple = ()
+    events: tuple[ShotEvent, ...] = ()
 
     @property
     def shooter(self) -> int:
+        assert self.before.shooter is not None  # a shot is begun only while the match is on
         return self.before.shooter
 
     @property
@@ -109,7 +110,7 @@ class State(NamedTuple):
     table: Table
     shot: Shot | None = None
     last: Shot | None = None
-    since: tuple = ()
+    since: tuple[BetweenShots, ...] = ()
 
 
 class Verdict(NamedTuple):
@@ -140,7 +141,7 @@ class Verdict(NamedTuple):
     rack_winner: int | None
     between_shots: bool = False
     players: tuple[str, str] = ("", "")
-    calls: tuple = ()
+    calls: tuple[Call, ...] = ()
     after: Table | None = None
 
 

@@ -6,13 +6,16 @@ decided, so folding a long log does not pay for sentences nobody reads.
 
 from __future__ import annotations
 
-from scoreboard.core.inputs import Accept, Concede, Pass, PushOut, Stalemate
+from collections.abc import Iterable
+from typing import cast
+
+from scoreboard.core.inputs import Accept, BetweenShots, Concede, Pass, PushOut, Stalemate
 from scoreboard.core.rules.state import Table, Verdict, other
 
 NOTED = (PushOut, Accept, Pass, Stalemate, Concede)
 
 
-def balls(numbers) -> str:
+def balls(numbers: Iterable[int]) -> str:
     """'the 3', 'the 3 and 5', 'the 2, 3 and 5'."""
     names = [str(n) for n in numbers]
     if len(names) == 1:
@@ -33,6 +36,7 @@ def _rack_result(players: tuple[str, str], table: Table, winner: int) -> str:
 
 def _next(players: tuple[str, str], after: Table, warning: bool) -> str:
     """Who is at the table next, and what they may do."""
+    assert after.shooter is not None  # the rack goes on: someone is at the table
     name = players[after.shooter]
     if after.awaiting_choice:
         text = f" {name} chooses: shoot from here, or pass it back (5.6)."
@@ -52,6 +56,7 @@ def explain(verdict: Verdict) -> str:
     if verdict.between_shots:
         return _between_shots(verdict)
     players, calls, after = verdict.players, verdict.calls, verdict.after
+    assert after is not None  # the rules' verdicts say the table they leave
     name = players[verdict.shooter]
     pocketed = verdict.pocketed
     if calls:
@@ -82,6 +87,7 @@ def explain(verdict: Verdict) -> str:
     if verdict.rack_winner is not None:
         return text + _rack_result(players, after, verdict.rack_winner)
     if not calls and not verdict.push_out and after.shooter != verdict.shooter:
+        assert after.shooter is not None  # the rack goes on: someone is at the table
         text += f" {players[after.shooter]} to shoot."
     return text + _next(players, after, verdict.warning)
 
@@ -89,6 +95,7 @@ def explain(verdict: Verdict) -> str:
 def _between_shots(verdict: Verdict) -> str:
     """A foul between shots (R5): 'Foul 5.12 between shots by Ben: a ball was moved. Ana has ball in hand.'."""
     players, after = verdict.players, verdict.after
+    assert after is not None  # the rules' verdicts say the table they leave
     name = players[verdict.shooter]
     call = verdict.calls[0]
     text = f"Foul {call.rule} between shots by {name}: {call.reason}."
@@ -98,17 +105,21 @@ def _between_shots(verdict: Verdict) -> str:
     return text + _next(players, after, verdict.warning)
 
 
-def note(players: tuple[str, str], item, after: Table) -> str:
+def note(players: tuple[str, str], item: BetweenShots, after: Table) -> str:
     """An input between shots in words: a push out, the choice after it, a stalemate, a concession."""
     kind = type(item)
     if kind is PushOut:
+        assert after.shooter is not None  # a push out, and the choice after it, leave someone at the table
         return f"{players[after.shooter]} announces a push out (5.6)."
     if kind is Accept:
+        assert after.shooter is not None
         return f"{players[after.shooter]} takes the shot after the push out (5.6)."
     if kind is Pass:
+        assert after.shooter is not None
         return f"{players[other(after.shooter)]} passes the shot back; {players[after.shooter]} must shoot (5.6, R3)."
     if kind is Stalemate:
         return f"Stalemate (5.14): the rack is replayed; {players[after.breaker]} breaks rack {after.rack}."
+    item = cast(Concede, item)  # the one kind left (mypy does not narrow item by kind)
     scope = "match" if item.scope == "match" else "rack"
     text = f"{players[item.player]} concedes the {scope} (R9)."
     if after.match_winner is not None:
