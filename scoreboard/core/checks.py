@@ -17,7 +17,7 @@ from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
-from scoreboard.core.inputs import BREAK_ORDERS, InputError, RuleOptions, players_of, race_of
+from scoreboard.core.inputs import InputError, RuleOptions, players_of, race_of
 
 #: BCM numbers a sensor may use: 0 and 1 are the HAT ID EEPROM's I2C bus.
 GPIO_PINS = range(2, 28)
@@ -158,19 +158,18 @@ def race_pair(value: Any, key: str) -> tuple[int, int]:
 
 
 def rule_options(value: Any, key: str) -> RuleOptions:
-    """``[match.rules]``: the match log's rule options under their JSON names, so config and log agree."""
-    values: dict[str, Any] = {}  # each option's value: str or bool, by its name
-    for name, raw in _table(value, key).items():
-        attr = RuleOptions.JSON_NAMES.get(name)
-        if attr is None:
+    """``[match.rules]``: the match log's rule options under their JSON names, decided by the log's own check
+    (``RuleOptions.from_json``) and worded here for a key, so config and log agree."""
+    table = _table(value, key)
+    for name, raw in table.items():
+        if name not in RuleOptions.JSON_NAMES:
             raise _unknown(key, name, list(RuleOptions.JSON_NAMES))
-        if name == "break":
-            if raw not in BREAK_ORDERS or not isinstance(raw, str):
-                raise ConfigError(f"{key}.{name}", f"expected \"winner\" or \"alternate\", got {_show(raw)}")
-            values[attr] = raw
-        else:
-            values[attr] = boolean(raw, f"{key}.{name}")
-    return RuleOptions(**values)
+        try:
+            RuleOptions.from_json({name: raw})
+        except InputError:
+            expected = '"winner" or "alternate"' if name == "break" else "true or false"
+            raise ConfigError(f"{key}.{name}", f"expected {expected}, got {_show(raw)}") from None
+    return RuleOptions.from_json(table)
 
 
 def _table(value: Any, key: str) -> dict[str, Any]:
