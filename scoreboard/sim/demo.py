@@ -65,6 +65,8 @@ class DemoOptions:
     players: tuple[str, str] = ("Ana", "Ben")
     broker: tuple[str, int] | None = None
     """The MQTT broker the daemon publishes to; None: no MQTT."""
+    hold: bool = False
+    """Once played, keep the table's daemon serving until SIGINT or SIGTERM (``devetka venue-demo``'s tables)."""
 
     @property
     def settle_after(self) -> float:
@@ -408,7 +410,10 @@ def play(options: DemoOptions, out: Callable[[str], None] = print, screen: bool 
                     if api is not None:
                         api.stop()
                     outcome["finished"] = True
-                    loop.call_soon_threadsafe(server.stop)
+                    if options.hold and "error" not in outcome:
+                        out(f"{HELD}: the daemon serves on until SIGINT or SIGTERM")
+                    else:
+                        loop.call_soon_threadsafe(server.stop)
 
             threading.Thread(target=run, name="demo table", daemon=True).start()
 
@@ -423,6 +428,10 @@ def play(options: DemoOptions, out: Callable[[str], None] = print, screen: bool 
         if "error" in outcome:
             raise outcome["error"]
         return outcome["state"]
+
+
+HELD = "devetka demo: played"
+"""The line a held demo prints once its table has played (``devetka venue-demo`` waits for it)."""
 
 
 def broker_address(text: str) -> tuple[str, int]:
@@ -455,7 +464,7 @@ def run(args: argparse.Namespace) -> int:
         if broker is None and not args.no_mqtt:
             broker = _private_broker(stack)
         options = DemoOptions(racks=args.racks, seed=args.seed, speed=args.speed, table=args.table,
-                              store=args.store, broker=broker)
+                              store=args.store, broker=broker, hold=args.hold)
         return _run(options, args.headless)
 
 
@@ -532,6 +541,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     dm.add_argument("--broker", metavar="HOST:PORT",
                     help="publish over MQTT to this broker (default: a Mosquitto of the demo's own, if installed)")
     dm.add_argument("--no-mqtt", action="store_true", help="no MQTT at all")
+    dm.add_argument("--hold", action="store_true",
+                    help="once played, keep the daemon serving (and publishing) until SIGINT or SIGTERM")
     dm.set_defaults(run=run)
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from scoreboard.core.inputs import Undo, to_json
 from scoreboard.core.match import Match
-from scoreboard.sim.demo import DemoOptions, TerminalView, demo_table, play
+from scoreboard.sim.demo import HELD, DemoOptions, TerminalView, demo_table, play
 from tests.watcher import retained
 
 DEVETKA = [sys.executable, "-m", "scoreboard.commands.main"]
@@ -96,6 +96,30 @@ def test_with_a_broker_the_retained_state_is_the_fold_of_the_store_and_the_table
     assert final["rack"] == 3 and sum(final["score"]) == 2
     assert {key: published[key] for key in final} == final
     assert retained(broker, "devetka/bar1/availability").payload == b"offline"
+
+
+def test_held_the_table_stays_online_after_playing_until_sigterm(tmp_path, broker):
+    """``--hold`` (venue-demo's tables): played, the daemon serves and publishes on; SIGTERM ends it cleanly."""
+    demo = subprocess.Popen([*DEVETKA, "demo", "--headless", "--racks", "1", "--speed", str(FAST), "--table", "bar2",
+                             "--broker", f"{broker.host}:{broker.port}", "--hold"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in demo.stdout:
+            if line.startswith(HELD):
+                break
+        else:
+            raise AssertionError(f"the demo ended without holding: {demo.wait()} {demo.stderr.read()}")
+        assert demo.poll() is None
+        assert retained(broker, "devetka/bar2/availability").payload == b"online"
+        held = retained(broker, "devetka/bar2/state").json
+        assert held["rack"] == 2 and held["shooter"] is not None
+        demo.terminate()
+        rest, errors = demo.communicate(timeout=60)
+    finally:
+        demo.kill()
+    assert demo.returncode == 0, errors
+    assert "1 rack refereed" in rest
+    assert retained(broker, "devetka/bar2/availability").payload == b"offline"
 
 
 @pytest.mark.parametrize(("args", "message"), [
