@@ -194,6 +194,44 @@ class PrivateBroker:
         self._folder.cleanup()
 
 
+class ConfiguredBroker(PrivateBroker):
+    """A Mosquitto on config text of the caller's (a venue's listeners, a table's bridge), in its own folder.
+
+    ``write`` and ``write_passwords`` put the files the text names into ``folder`` first; the broker logs to its
+    folder and, as root, stays root (see the module's docstring). ``port`` is where ``running`` probes it.
+
+    >>> if ConfiguredBroker.available():
+    ...     broker = ConfiguredBroker()
+    ...     broker.config_text = f"listener {broker.port} 127.0.0.1\\nallow_anonymous true\\n"
+    ...     with broker:
+    ...         broker.running()
+    ... else:
+    ...     True
+    True
+    """
+
+    config_text: str = ""
+
+    def write(self, name: str, text: str) -> Path:
+        path = self.folder / name
+        path.write_text(text)
+        return path
+
+    def write_passwords(self, name: str, users: dict[str, str]) -> Path:
+        """A Mosquitto password file of ``users`` ({login: password}), made by ``mosquitto_passwd``."""
+        path = self.write(name, "")
+        for login, password in users.items():
+            subprocess.run([_passwd_binary(), "-b", str(path), login, password], check=True, capture_output=True,
+                           timeout=START_TIMEOUT)
+        return path
+
+    def _write_config(self) -> Path:
+        tail = ["log_dest stderr", "log_type error", "log_type warning", "log_type notice", "log_type information"]
+        if os.geteuid() == 0:
+            tail.append("user root")
+        return self.write("mosquitto.conf", self.config_text.rstrip("\n") + "\n" + "\n".join(tail) + "\n")
+
+
 def _passwd_binary() -> str:
     found = shutil.which("mosquitto_passwd") or next(
         (place for place in ("/usr/bin/mosquitto_passwd", "/usr/sbin/mosquitto_passwd") if os.access(place, os.X_OK)),

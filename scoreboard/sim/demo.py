@@ -34,7 +34,19 @@ from typing import Any
 import orjson
 
 from scoreboard.adapters.local_api.client import ApiClient
-from scoreboard.core.inputs import Cushion, Input, MatchStart, Pocket, RuleOptions, Settle, Strike, Undo, to_json
+from scoreboard.core.inputs import (
+    Cushion,
+    Input,
+    InputError,
+    MatchStart,
+    Pocket,
+    RuleOptions,
+    Settle,
+    Strike,
+    Undo,
+    players_of,
+    to_json,
+)
 from scoreboard.core.match import Match
 from scoreboard.core.output import state_line
 from scoreboard.sim.table import Sensors, SimulatedTable
@@ -434,6 +446,18 @@ HELD = "devetka demo: played"
 """The line a held demo prints once its table has played (``devetka venue-demo`` waits for it)."""
 
 
+def player_pair(text: str) -> tuple[str, str]:
+    """``NAME,NAME`` as the two players, checked as a match start checks them.
+
+    >>> player_pair("Ana,Ben")
+    ('Ana', 'Ben')
+    """
+    try:
+        return players_of(text.split(","))
+    except InputError as error:
+        raise argparse.ArgumentTypeError(f"--players takes NAME,NAME: {error}") from None
+
+
 def broker_address(text: str) -> tuple[str, int]:
     """``HOST:PORT`` (``[v6]:PORT`` for an IPv6 address) as a pair; ``ValueError`` saying what is wrong.
 
@@ -464,7 +488,7 @@ def run(args: argparse.Namespace) -> int:
         if broker is None and not args.no_mqtt:
             broker = _private_broker(stack)
         options = DemoOptions(racks=args.racks, seed=args.seed, speed=args.speed, table=args.table,
-                              store=args.store, broker=broker, hold=args.hold)
+                              store=args.store, broker=broker, hold=args.hold, players=args.players)
         return _run(options, args.headless)
 
 
@@ -537,6 +561,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     dm.add_argument("--speed", type=float, default=1.0, metavar="X",
                     help="time runs X times faster, the settle timer's included (default 1: real time)")
     dm.add_argument("--table", default="demo", metavar="ID", help="the table's id (default 'demo')")
+    dm.add_argument("--players", type=player_pair, default=("Ana", "Ben"), metavar="NAME,NAME",
+                    help="the two players (default Ana,Ben)")
     dm.add_argument("--store", metavar="FILE", help="keep the match in this store (default: a temporary one)")
     dm.add_argument("--broker", metavar="HOST:PORT",
                     help="publish over MQTT to this broker (default: a Mosquitto of the demo's own, if installed)")
