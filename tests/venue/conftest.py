@@ -1,0 +1,51 @@
+"""The venue of the fault tests, made once for tests/venue: a venue broker and three tables bridged to it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.deploy.staging import install
+from tests.venue.hall import Board, VenueBroker, start_table, venue_logins
+
+TABLE_IDS = ("t1", "t2", "t3")
+
+
+@pytest.fixture(scope="package")
+def venue(tmp_path_factory):
+    """The staged venue broker running (``.root``, ``.logins``: table id -> its password)."""
+    folder = tmp_path_factory.mktemp("venue")
+    root = folder / "root"
+    run = install(root, "--venue-server", *(word for table_id in TABLE_IDS for word in ("--venue-add-table", table_id)))
+    assert run.returncode == 0, run.stderr
+    broker = VenueBroker(root, folder)
+    broker.root, broker.logins = root, venue_logins(root)
+    yield broker
+    broker.stop()
+
+
+@pytest.fixture(scope="package")
+def tables(tmp_path_factory, venue):
+    """The three tables, each bridged and seen up (``1`` on its bridge topic) by the venue."""
+    started = {}
+    try:
+        for table_id in TABLE_IDS:
+            started[table_id] = start_table(tmp_path_factory.mktemp(table_id), table_id, venue,
+                                            venue.logins[table_id])
+        board = Board(venue)
+        try:
+            for table_id in TABLE_IDS:
+                board.wait_for(f"devetka/{table_id}/bridge", lambda value: value == 1)
+        finally:
+            board.close()
+        yield started
+    finally:
+        for table in started.values():
+            table.close()
+
+
+@pytest.fixture
+def board(venue):
+    """A board on the venue's WebSockets listener, subscribed to every table's state, events and bridge."""
+    watching = Board(venue)
+    yield watching
+    watching.close()
