@@ -42,8 +42,9 @@ class VenueBroker(ShippedBroker):
         self.folder = folder
         self.tables_port, self.port = free_port(), free_port()
         text = (root / bridge.VENUE_BROKER_FILE.lstrip("/")).read_text()
-        for shipped, here in {f"listener {bridge.VENUE_TABLES_PORT}\n": f"listener {self.tables_port} 127.0.0.1\n",
-                              f"listener {bridge.VENUE_WEBSOCKETS_PORT}\n": f"listener {self.port} 127.0.0.1\n"}.items():
+        moved = {f"listener {bridge.VENUE_TABLES_PORT}\n": f"listener {self.tables_port} 127.0.0.1\n",
+                 f"listener {bridge.VENUE_WEBSOCKETS_PORT}\n": f"listener {self.port} 127.0.0.1\n"}
+        for shipped, here in moved.items():
             assert shipped in text, f"the venue broker's config no longer has {shipped!r}"
             text = text.replace(shipped, here)
         text = DEBIAN_HEAD.format(folder=folder) + text.replace("/etc/mosquitto/", f"{root}/etc/mosquitto/")
