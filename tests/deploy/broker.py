@@ -108,8 +108,8 @@ class ShippedBroker:
 class Peer:
     """One MQTT client (paho v2): ``connect`` returns the broker's answer; messages wait in ``received``."""
 
-    def __init__(self, name: str, transport: str = "tcp") -> None:
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"test-{name}-{next(_ids)}",
+    def __init__(self, name: str, transport: str = "tcp", client_id: str | None = None) -> None:
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or f"test-{name}-{next(_ids)}",
                                   protocol=mqtt.MQTTv311, transport=transport)
         self.connected: queue.Queue = queue.Queue()
         self.subscribed: queue.Queue = queue.Queue()

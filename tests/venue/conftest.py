@@ -7,7 +7,8 @@ import pytest
 from tests.deploy.staging import install
 from tests.venue.hall import Board, VenueBroker, start_table, venue_logins
 
-TABLE_IDS = ("t1", "t2", "t3")
+TABLE_IDS = ("t1", "t2", "t3")  # tables that play
+SPARE_IDS = ("t4", "t5")  # logins on the venue with no table behind them, for the security tests
 
 
 @pytest.fixture(scope="package")
@@ -15,7 +16,8 @@ def venue(tmp_path_factory):
     """The staged venue broker running (``.root``, ``.logins``: table id -> its password)."""
     folder = tmp_path_factory.mktemp("venue")
     root = folder / "root"
-    run = install(root, "--venue-server", *(word for table_id in TABLE_IDS for word in ("--venue-add-table", table_id)))
+    adds = [word for table_id in TABLE_IDS + SPARE_IDS for word in ("--venue-add-table", table_id)]
+    run = install(root, "--venue-server", *adds)
     assert run.returncode == 0, run.stderr
     broker = VenueBroker(root, folder)
     broker.root, broker.logins = root, venue_logins(root)

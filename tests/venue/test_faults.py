@@ -55,8 +55,8 @@ def test_the_venue_broker_killed_during_play_comes_back_to_every_tables_state_wi
     try:
         for table in tables.values():
             begin(table, first)
-        venue.kill()
         killed = time.monotonic()
+        venue.kill()
     finally:
         first.close()
     try:
@@ -70,13 +70,13 @@ def test_the_venue_broker_killed_during_play_comes_back_to_every_tables_state_wi
         for table in tables.values():
             table.broker.process.send_signal(signal.SIGSTOP)
         venue.start()
+        second = Board(venue)
     finally:
         if venue.process.poll() is not None:
             venue.start()
+        back = time.monotonic()
         for table in tables.values():
             table.thaw()
-    second = Board(venue)
-    back = time.monotonic()
     try:
         report(f"venue broker dead for (SIGKILL to restart; {OUTAGE_S:g} s wanted)", back - killed)
         for table in tables.values():
@@ -98,15 +98,15 @@ def test_the_venue_broker_killed_during_play_comes_back_to_every_tables_state_wi
 def test_a_tables_broker_killed_and_restarted_gets_its_state_to_the_venue_again(tables, board):
     table = tables["t2"]
     begin(table, board)
+    killed = time.monotonic()  # before: the venue may hear of it before kill() has returned
     table.broker.kill()
-    killed = time.monotonic()
     try:
         board.wait_for("devetka/t2/bridge", lambda value: value == 0, since=killed)  # its socket closed: the will
         report("t2's broker killed -> the venue says 0 on devetka/t2/bridge", time.monotonic() - killed)
         table.play(*SHOT)  # refereed with no broker at all; the daemon keeps the events for it
     finally:
+        restarted = time.monotonic()
         table.broker.start()
-    restarted = time.monotonic()
     reconnected, _, _ = board.wait_for("devetka/t2/bridge", lambda value: value == 1, since=restarted)
     settled, _, _ = board.wait_for("devetka/t2/state", same_state(table), since=restarted)
     report("t2's broker restarted -> bridge up", reconnected - restarted)
@@ -121,8 +121,8 @@ def test_a_table_whose_power_is_pulled_is_seen_offline_by_its_bridges_keepalive(
     5 s or so: ``0`` comes 1.5 keepalives to 1.5 keepalives + 6 s after the last word from the table."""
     table = tables["t3"]
     begin(table, board)
-    table.freeze()
     frozen = time.monotonic()
+    table.freeze()
     try:
         gone, _, retained_flag = board.wait_for("devetka/t3/bridge", lambda value: value == 0, since=frozen,
                                                 timeout=1.5 * TEST_KEEPALIVE_S + TIMEOUT)
@@ -133,8 +133,8 @@ def test_a_table_whose_power_is_pulled_is_seen_offline_by_its_bridges_keepalive(
         stale = orjson.loads(retained(venue, "devetka/t3/state", transport="websockets").payload)
         assert stale["match_id"] is not None
     finally:
+        thawed = time.monotonic()
         table.thaw()
-    thawed = time.monotonic()
     back, _, _ = board.wait_for("devetka/t3/bridge", lambda value: value == 1, since=thawed)
     report("t3 thawed -> its bridge up again", back - thawed)
 
