@@ -42,7 +42,7 @@ VENUE_PASSWORD_FILE = "/etc/mosquitto/devetka-venue.passwd"
 VENUE_TABLES_ACL_FILE = "/etc/mosquitto/devetka-venue.acl"
 VENUE_BOARD_ACL_FILE = "/etc/mosquitto/devetka-venue-board.acl"
 VENUE_TABLES_PORT = 1883
-VENUE_TLS_PORT = 8883
+VENUE_READERS_PORT = 1884
 VENUE_WEBSOCKETS_PORT = 9001
 
 _NAME = re.compile(r"[A-Za-z0-9_-]+")  # a table id, as install.sh and the config check it
@@ -108,11 +108,12 @@ def render_table_bridge(table_id: str, host: str, port: int, user: str, password
     return "\n".join(lines) + "\n"
 
 
-def render_venue_broker(tables_port: int = VENUE_TABLES_PORT, websockets_port: int = VENUE_WEBSOCKETS_PORT,
-                        password_file: str = VENUE_PASSWORD_FILE, tables_acl: str = VENUE_TABLES_ACL_FILE,
-                        board_acl: str = VENUE_BOARD_ACL_FILE) -> str:
-    """The venue broker's ``conf.d`` file: a listener for the tables' bridges (one login each, the ACL), one for
-    browsers over WebSockets (anyone, read only). Debian's mosquitto.conf before it keeps the pid and log file."""
+def render_venue_broker(tables_port: int = VENUE_TABLES_PORT, readers_port: int = VENUE_READERS_PORT,
+                        websockets_port: int = VENUE_WEBSOCKETS_PORT, password_file: str = VENUE_PASSWORD_FILE,
+                        tables_acl: str = VENUE_TABLES_ACL_FILE, board_acl: str = VENUE_BOARD_ACL_FILE) -> str:
+    """The venue broker's ``conf.d`` file: a listener for the tables' bridges (one login each, the ACL), and two
+    for readers, MQTT and WebSockets (anyone, read only). Debian's mosquitto.conf before it keeps the pid and log
+    file."""
     return "\n".join([
         "# The venue's broker (docs/venue.md). Made by deploy/install.sh --venue-server from",
         "# scoreboard/venue/bridge.py.",
@@ -132,8 +133,13 @@ def render_venue_broker(tables_port: int = VENUE_TABLES_PORT, websockets_port: i
         f"password_file {password_file}",
         f"acl_file {tables_acl}",
         "",
-        "# Browsers (the venue board), Home Assistant, Node-RED: WebSockets, no login, read only. A password",
-        "# every visitor's browser carries is no secret; what matters is that nobody here can write.",
+        "# Readers: the venue board in browsers (WebSockets), Home Assistant, Node-RED, mosquitto_sub (MQTT). No",
+        "# login, read only: a password every visitor's browser carries is no secret; what matters is that no",
+        "# reader can write.",
+        f"listener {readers_port}",
+        "allow_anonymous true",
+        f"acl_file {board_acl}",
+        "",
         f"listener {websockets_port}",
         "protocol websockets",
         "allow_anonymous true",
@@ -152,9 +158,9 @@ def render_venue_acl(table_ids: Iterable[str]) -> str:
 
 
 def render_board_acl() -> str:
-    """The browsers' listener's ACL: lines before any ``user`` are for anonymous clients, here read only."""
-    return ("# Made by deploy/install.sh --venue-server (docs/venue.md): anyone on the WebSockets listener reads\n"
-            "# the tables and writes nothing.\n"
+    """The readers' listeners' ACL: lines before any ``user`` are for anonymous clients, here read only."""
+    return ("# Made by deploy/install.sh --venue-server (docs/venue.md): anyone on the readers' listeners (MQTT\n"
+            "# and WebSockets) reads the tables and writes nothing.\n"
             "topic read devetka/#\n")
 
 

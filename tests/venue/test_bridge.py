@@ -57,14 +57,16 @@ def test_a_value_mosquitto_would_read_otherwise_is_refused_by_name(args, named):
         bridge.render_table_bridge(*args)
 
 
-def test_the_venue_broker_has_a_tables_listener_with_logins_and_a_read_only_websockets_listener():
+def test_the_venue_broker_has_a_tables_listener_with_logins_and_read_only_listeners_for_readers():
     text = lines(bridge.render_venue_broker())
     tables = text.index(f"listener {bridge.VENUE_TABLES_PORT}")
+    readers = text.index(f"listener {bridge.VENUE_READERS_PORT}")
     browsers = text.index(f"listener {bridge.VENUE_WEBSOCKETS_PORT}")
     assert text[:tables] == ["per_listener_settings true", "persistence false"]
-    assert text[tables + 1:browsers] == ["allow_anonymous false", "use_username_as_clientid true",
-                                         f"password_file {bridge.VENUE_PASSWORD_FILE}",
-                                         f"acl_file {bridge.VENUE_TABLES_ACL_FILE}"]
+    assert text[tables + 1:readers] == ["allow_anonymous false", "use_username_as_clientid true",
+                                        f"password_file {bridge.VENUE_PASSWORD_FILE}",
+                                        f"acl_file {bridge.VENUE_TABLES_ACL_FILE}"]
+    assert text[readers + 1:browsers] == ["allow_anonymous true", f"acl_file {bridge.VENUE_BOARD_ACL_FILE}"]
     assert text[browsers + 1:] == ["protocol websockets", "allow_anonymous true",
                                    f"acl_file {bridge.VENUE_BOARD_ACL_FILE}"]
 

@@ -14,14 +14,14 @@ from tests.deploy.broker import Peer, refused
 @pytest.fixture
 def peers(venue):
     """``peers(login)``: a client on the tables' listener as that table's login; ``peers(None)``: a browser, with no
-    login, on the WebSockets listener."""
+    login, on the WebSockets listener; ``peers(None, reader=True)``: a reader with no login on the MQTT one."""
     made = []
 
-    def connect(login: str | None, client_id: str | None = None) -> Peer:
-        peer = Peer(login or "browser", transport="tcp" if login else "websockets", client_id=client_id)
+    def connect(login: str | None, client_id: str | None = None, reader: bool = False) -> Peer:
+        peer = Peer(login or "reader", transport="tcp" if login or reader else "websockets", client_id=client_id)
         made.append(peer)
         if login is None:
-            reason = peer.connect(venue.port)
+            reason = peer.connect(venue.readers_port if reader else venue.port)
         else:
             reason = peer.connect(venue.tables_port, login, venue.logins[login])
         assert not reason.is_failure, f"{login} could not connect: {reason}"
@@ -59,10 +59,11 @@ def test_a_table_cannot_publish_as_another_table(peers):
     assert board.live() == ("devetka/t4/check", "t4 on its own topic")
 
 
-def test_a_browser_cannot_publish_at_all(peers):
+@pytest.mark.parametrize("reader", [False, True], ids=["websockets", "mqtt"])
+def test_a_browser_or_any_reader_cannot_publish_at_all(peers, reader):
     board = peers(None)
     board.subscribe("devetka/t4/#")
-    browser = peers(None)
+    browser = peers(None, reader=reader)
     browser.publish("devetka/t4/state", '{"forged": "by a browser"}', retain=True)
     browser.publish("devetka/t4/event", '{"forged": "by a browser"}')
     peers("t4").publish("devetka/t4/check", "t4")
