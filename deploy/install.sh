@@ -11,6 +11,7 @@ Usage: sudo deploy/install.sh [--root DIR]
                               [--venue-tls-ca FILE]
        sudo deploy/install.sh [--root DIR] --no-venue
        sudo deploy/install.sh [--root DIR] --venue-server [--venue-add-table ID]... [--venue-remove-table ID]...
+                              [--venue-tls-cert FILE --venue-tls-key FILE | --venue-no-tls]
 
 Installs Devetka from this checkout onto this machine, or upgrades it:
   - Debian packages: python3-venv, mosquitto, the libraries Kivy draws with;
@@ -52,6 +53,9 @@ The venue (docs/venue.md): every table's broker bridged to one broker behind the
   --venue-add-table ID  (implies --venue-server) make table ID's login; its password is printed
                         once and kept in /etc/devetka/venue-tables. Repeat for more tables.
   --venue-remove-table ID  (implies --venue-server) remove table ID's login.
+  --venue-tls-cert FILE --venue-tls-key FILE  (imply --venue-server) the venue's certificate (its
+                        host name in it) and key: the tables may then bridge over TLS, port 8883.
+                        Kept for later runs; --venue-no-tls removes them.
 EOF
 }
 
@@ -60,13 +64,15 @@ die() { printf 'install: error: %s\n' "$*" >&2; exit 1; }
 
 ROOT=/
 VENUE="" VENUE_USER="" VENUE_PASSWORD_FILE="" VENUE_TLS_CA="" NO_VENUE=0 VENUE_SERVER=0
+VENUE_TLS_CERT="" VENUE_TLS_KEY="" VENUE_NO_TLS=0
 ADD_TABLES=() REMOVE_TABLES=()
 while (( $# )); do
     case $1 in
         -h|--help) usage; exit 0 ;;
         --root) (( $# >= 2 )) || die "--root needs a directory"; ROOT=$2; shift 2 ;;
         --root=*) ROOT=${1#--root=}; shift ;;
-        --venue|--venue-user|--venue-password-file|--venue-tls-ca|--venue-add-table|--venue-remove-table)
+        --venue|--venue-user|--venue-password-file|--venue-tls-ca|--venue-add-table|--venue-remove-table|\
+        --venue-tls-cert|--venue-tls-key)
             (( $# >= 2 )) || die "$1 needs a value"
             case $1 in
                 --venue) VENUE=$2 ;;
@@ -75,10 +81,13 @@ while (( $# )); do
                 --venue-tls-ca) VENUE_TLS_CA=$2 ;;
                 --venue-add-table) ADD_TABLES+=("$2"); VENUE_SERVER=1 ;;
                 --venue-remove-table) REMOVE_TABLES+=("$2"); VENUE_SERVER=1 ;;
+                --venue-tls-cert) VENUE_TLS_CERT=$2; VENUE_SERVER=1 ;;
+                --venue-tls-key) VENUE_TLS_KEY=$2; VENUE_SERVER=1 ;;
             esac
             shift 2 ;;
         --no-venue) NO_VENUE=1; shift ;;
         --venue-server) VENUE_SERVER=1; shift ;;
+        --venue-no-tls) VENUE_NO_TLS=1; VENUE_SERVER=1; shift ;;
         *) die "unknown option: $1 (see --help)" ;;
     esac
 done

@@ -15,6 +15,8 @@ VENUE_BROKER=/etc/mosquitto/conf.d/devetka-venue-server.conf
 VENUE_PASSWD=/etc/mosquitto/devetka-venue.passwd
 VENUE_ACL=/etc/mosquitto/devetka-venue.acl
 VENUE_BOARD_ACL=/etc/mosquitto/devetka-venue-board.acl
+VENUE_CERT=/etc/mosquitto/certs/devetka-venue.crt
+VENUE_KEY=/etc/mosquitto/certs/devetka-venue.key
 
 bridge_text() {  # bridge_text WHAT ARGS...: the text of scoreboard/venue/bridge.py, or stop with its error
     python3 "$BRIDGE_PY" "$@" || die "scoreboard/venue/bridge.py $1 failed (see above)"
@@ -27,6 +29,12 @@ venue_check_options() {
     if (( VENUE_SERVER )); then
         (( ! table_mode && ! NO_VENUE )) \
             || die "--venue-server is the venue's own box: --venue and --no-venue are for a table"
+        if [[ -n $VENUE_TLS_CERT || -n $VENUE_TLS_KEY ]]; then
+            [[ -n $VENUE_TLS_CERT && -n $VENUE_TLS_KEY ]] || die "--venue-tls-cert and --venue-tls-key go together"
+            (( ! VENUE_NO_TLS )) || die "--venue-no-tls removes the certificate: it takes no --venue-tls-cert"
+            [[ -r $VENUE_TLS_CERT ]] || die "--venue-tls-cert: cannot read $VENUE_TLS_CERT"
+            [[ -r $VENUE_TLS_KEY ]] || die "--venue-tls-key: cannot read $VENUE_TLS_KEY"
+        fi
         local id
         for id in "${ADD_TABLES[@]}" "${REMOVE_TABLES[@]}"; do
             [[ $id =~ ^[A-Za-z0-9_-]+$ ]] || die "a table id must be letters, digits, '-' and '_', got \"$id\""
@@ -165,7 +173,23 @@ venue_server() {
 
     directory 0755 root:root /etc/mosquitto
     directory 0755 root:root /etc/mosquitto/conf.d
-    write 0644 root:root "$VENUE_BROKER" < <(bridge_text venue)
+    # TLS for the tables: the certificate and key given once, kept on later runs.
+    local tls=()
+    if (( VENUE_NO_TLS )); then
+        remove "$VENUE_CERT"
+        remove "$VENUE_KEY"
+    elif [[ -n $VENUE_TLS_CERT ]]; then
+        directory 0755 root:root /etc/mosquitto/certs
+        put 0644 root:root "$VENUE_TLS_CERT" "$VENUE_CERT"
+        put 0600 mosquitto:mosquitto "$VENUE_TLS_KEY" "$VENUE_KEY"
+    fi
+    if [[ -e $P$VENUE_CERT && -e $P$VENUE_KEY ]]; then
+        settle dir 0755 root:root /etc/mosquitto/certs
+        settle file 0644 root:root "$VENUE_CERT"
+        settle file 0600 mosquitto:mosquitto "$VENUE_KEY"
+        tls=(--tls)
+    fi
+    write 0644 root:root "$VENUE_BROKER" < <(bridge_text venue "${tls[@]}")
     write 0600 mosquitto:mosquitto "$VENUE_ACL" < <(bridge_text venue-acl "${ids[@]}")
     write 0644 root:root "$VENUE_BOARD_ACL" < <(bridge_text board-acl)
 
@@ -202,5 +226,8 @@ venue_server() {
         say "  on table $id: sudo deploy/install.sh --venue $(hostname).local --venue-user $id --venue-password-file -"
     done
     if (( ${#ids[@]} )); then say "venue tables: ${ids[*]}"; else say "venue tables: none yet (--venue-add-table ID)"; fi
-    say "done: tables bridge to port 1883, browsers read on ws://$(hostname).local:9001"
+    local over_tls=""
+    (( ! ${#tls[@]} )) || over_tls=" (8883 over TLS)"
+    say "done: tables bridge to port 1883$over_tls; readers: mqtt://$(hostname).local:1884," \
+        "browsers ws://$(hostname).local:9001"
 }

@@ -41,7 +41,10 @@ VENUE_BROKER_FILE = "/etc/mosquitto/conf.d/devetka-venue-server.conf"
 VENUE_PASSWORD_FILE = "/etc/mosquitto/devetka-venue.passwd"
 VENUE_TABLES_ACL_FILE = "/etc/mosquitto/devetka-venue.acl"
 VENUE_BOARD_ACL_FILE = "/etc/mosquitto/devetka-venue-board.acl"
+VENUE_CERT_FILE = "/etc/mosquitto/certs/devetka-venue.crt"
+VENUE_KEY_FILE = "/etc/mosquitto/certs/devetka-venue.key"
 VENUE_TABLES_PORT = 1883
+VENUE_TLS_PORT = 8883
 VENUE_READERS_PORT = 1884
 VENUE_WEBSOCKETS_PORT = 9001
 
@@ -108,12 +111,16 @@ def render_table_bridge(table_id: str, host: str, port: int, user: str, password
     return "\n".join(lines) + "\n"
 
 
-def render_venue_broker(tables_port: int = VENUE_TABLES_PORT, readers_port: int = VENUE_READERS_PORT,
-                        websockets_port: int = VENUE_WEBSOCKETS_PORT, password_file: str = VENUE_PASSWORD_FILE,
-                        tables_acl: str = VENUE_TABLES_ACL_FILE, board_acl: str = VENUE_BOARD_ACL_FILE) -> str:
+def render_venue_broker(tls: bool = False) -> str:
     """The venue broker's ``conf.d`` file: a listener for the tables' bridges (one login each, the ACL), and two
-    for readers, MQTT and WebSockets (anyone, read only). Debian's mosquitto.conf before it keeps the pid and log
-    file."""
+    for readers, MQTT and WebSockets (anyone, read only). With ``tls``, the tables may also come over TLS, with the
+    venue's certificate and key at VENUE_CERT_FILE and VENUE_KEY_FILE. Debian's mosquitto.conf before it keeps the
+    pid and log file."""
+    tables = ["allow_anonymous false", "use_username_as_clientid true", f"password_file {VENUE_PASSWORD_FILE}",
+              f"acl_file {VENUE_TABLES_ACL_FILE}"]
+    over_tls = ["", "# The tables over TLS (a bar's Wi-Fi): the same logins and ACL, the venue's certificate.",
+                f"listener {VENUE_TLS_PORT}", f"certfile {VENUE_CERT_FILE}", f"keyfile {VENUE_KEY_FILE}",
+                "tls_version tlsv1.2", *tables]
     return "\n".join([
         "# The venue's broker (docs/venue.md). Made by deploy/install.sh --venue-server from",
         "# scoreboard/venue/bridge.py.",
@@ -127,23 +134,21 @@ def render_venue_broker(tables_port: int = VENUE_TABLES_PORT, readers_port: int 
         "",
         "# The tables: each bridge logs in as its table (install.sh --venue-add-table) and may write only under",
         "# devetka/<its id>/. The login is its client id too, so no table can push another's bridge off.",
-        f"listener {tables_port}",
-        "allow_anonymous false",
-        "use_username_as_clientid true",
-        f"password_file {password_file}",
-        f"acl_file {tables_acl}",
+        f"listener {VENUE_TABLES_PORT}",
+        *tables,
+        *(over_tls if tls else []),
         "",
         "# Readers: the venue board in browsers (WebSockets), Home Assistant, Node-RED, mosquitto_sub (MQTT). No",
         "# login, read only: a password every visitor's browser carries is no secret; what matters is that no",
         "# reader can write.",
-        f"listener {readers_port}",
+        f"listener {VENUE_READERS_PORT}",
         "allow_anonymous true",
-        f"acl_file {board_acl}",
+        f"acl_file {VENUE_BOARD_ACL_FILE}",
         "",
-        f"listener {websockets_port}",
+        f"listener {VENUE_WEBSOCKETS_PORT}",
         "protocol websockets",
         "allow_anonymous true",
-        f"acl_file {board_acl}",
+        f"acl_file {VENUE_BOARD_ACL_FILE}",
     ]) + "\n"
 
 
@@ -182,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     table.add_argument("--user", required=True)
     table.add_argument("--password-file", required=True, help="its first line is the password; - for stdin")
     table.add_argument("--ca-file")
-    commands.add_parser("venue", help="the venue broker's listeners")
+    venue = commands.add_parser("venue", help="the venue broker's listeners")
+    venue.add_argument("--tls", action="store_true", help="a TLS listener for the tables too")
     acl = commands.add_parser("venue-acl", help="the tables' ACL")
     acl.add_argument("table_ids", nargs="*")
     commands.add_parser("board-acl", help="the browsers' ACL")
@@ -192,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
             text = render_table_bridge(args.table_id, args.host, args.port, args.user,
                                        _read_secret(args.password_file), args.ca_file)
         elif args.what == "venue":
-            text = render_venue_broker()
+            text = render_venue_broker(tls=args.tls)
         elif args.what == "venue-acl":
             text = render_venue_acl(args.table_ids)
         else:

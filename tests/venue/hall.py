@@ -46,6 +46,10 @@ class VenueBroker(ShippedBroker):
         moved = {f"listener {bridge.VENUE_TABLES_PORT}\n": f"listener {self.tables_port} 127.0.0.1\n",
                  f"listener {bridge.VENUE_READERS_PORT}\n": f"listener {self.readers_port} 127.0.0.1\n",
                  f"listener {bridge.VENUE_WEBSOCKETS_PORT}\n": f"listener {self.port} 127.0.0.1\n"}
+        self.tls_port = None
+        if f"listener {bridge.VENUE_TLS_PORT}\n" in text:  # the tables over TLS (install.sh --venue-tls-cert)
+            self.tls_port = free_port()
+            moved[f"listener {bridge.VENUE_TLS_PORT}\n"] = f"listener {self.tls_port} 127.0.0.1\n"
         for shipped, here in moved.items():
             assert shipped in text, f"the venue broker's config no longer has {shipped!r}"
             text = text.replace(shipped, here)
@@ -54,7 +58,7 @@ class VenueBroker(ShippedBroker):
         self.config = folder / "mosquitto.conf"
         self.config.write_text(text)
         self.log = folder / "mosquitto.log"
-        self.ports = [self.tables_port, self.readers_port, self.port]
+        self.ports = [port for port in (self.tables_port, self.readers_port, self.port, self.tls_port) if port]
         self.start()
 
 
@@ -103,21 +107,23 @@ class Table:
         self.broker.stop()
 
 
-def stage_table(root: Path, table_id: str, venue_port: int, password: str) -> Path:
-    """A table's staged root: install.sh, the table id set in its config, install.sh --venue again."""
+def stage_table(root: Path, table_id: str, venue_port: int, password: str, *more: str) -> Path:
+    """A table's staged root: install.sh, the table id set in its config, install.sh --venue (and ``more``)."""
     assert install(root).returncode == 0
     config = root / "etc/devetka/table.toml"
     config.write_text(config.read_text().replace('id = "table1"', f'id = "{table_id}"', 1))
     secret = root.parent / f"{table_id}.venue-password"
     secret.write_text(password + "\n")
     run = install(root, "--venue", f"127.0.0.1:{venue_port}", "--venue-user", table_id,
-                  "--venue-password-file", str(secret))
+                  "--venue-password-file", str(secret), *more)
     assert run.returncode == 0, run.stderr
     return root
 
 
-def start_table(folder: Path, table_id: str, venue: VenueBroker, password: str) -> Table:
-    root = stage_table(folder / "root", table_id, venue.tables_port, password)
+def start_table(folder: Path, table_id: str, venue: VenueBroker, password: str, port: int | None = None,
+                *more: str) -> Table:
+    """A table staged, its broker and daemon started, bridged to ``venue`` (its tables' port, unless ``port``)."""
+    root = stage_table(folder / "root", table_id, port or venue.tables_port, password, *more)
     broker = ShippedBroker(root, folder, replacements={BRIDGE_FILE: {
         f"keepalive_interval {bridge.KEEPALIVE_S}\n": f"keepalive_interval {TEST_KEEPALIVE_S}\n"}})
     secret = credentials(root)["devetka"]

@@ -71,6 +71,18 @@ def test_the_venue_broker_has_a_tables_listener_with_logins_and_read_only_listen
                                    f"acl_file {bridge.VENUE_BOARD_ACL_FILE}"]
 
 
+def test_with_tls_the_tables_may_also_come_over_tls_with_the_same_logins_and_acl():
+    plain, text = lines(bridge.render_venue_broker()), lines(bridge.render_venue_broker(tls=True))
+    tables = plain.index(f"listener {bridge.VENUE_TABLES_PORT}")
+    readers = plain.index(f"listener {bridge.VENUE_READERS_PORT}")
+    tls = text.index(f"listener {bridge.VENUE_TLS_PORT}")
+    assert text[:tls] == plain[:readers]
+    assert text[tls + 1:tls + 4] == [f"certfile {bridge.VENUE_CERT_FILE}", f"keyfile {bridge.VENUE_KEY_FILE}",
+                                     "tls_version tlsv1.2"]
+    assert text[tls + 4:tls + 4 + readers - tables - 1] == plain[tables + 1:readers]
+    assert text[tls + 4 + readers - tables - 1:] == plain[readers:]
+
+
 def test_each_table_login_writes_under_its_own_id_and_browsers_only_read():
     assert lines(bridge.render_venue_acl(["t1", "t2"])) == ["user t1", "topic write devetka/t1/#",
                                                              "user t2", "topic write devetka/t2/#"]

@@ -213,3 +213,37 @@ def test_help_names_every_venue_flag():
     for flag in ("--venue HOST[:PORT]", "--venue-user", "--venue-password-file", "--venue-tls-ca", "--no-venue",
                  "--venue-server", "--venue-add-table ID", "--venue-remove-table ID"):
         assert flag in out.stdout, flag
+
+
+def test_the_venues_certificate_adds_a_tls_listener_kept_until_no_tls(tmp_path):
+    root = tmp_path / "root"
+    cert, key = tmp_path / "venue.crt", tmp_path / "venue.key"
+    cert.write_text("certificate\n")
+    key.write_text("key\n")
+    run = install(root, "--venue-add-table", "t1", "--venue-tls-cert", str(cert), "--venue-tls-key", str(key))
+    assert run.returncode == 0, run.stderr
+    assert at(root, bridge.VENUE_BROKER_FILE).read_text() == bridge.render_venue_broker(tls=True)
+    recorded = manifest(root)
+    assert recorded[bridge.VENUE_CERT_FILE][:3] == ("file", "0644", "root:root")
+    assert recorded[bridge.VENUE_KEY_FILE][:3] == ("file", "0600", "mosquitto:mosquitto")
+    assert_the_manifest_is_the_tree(root)
+    before = tree(root)
+    again = install(root, "--venue-server")
+    assert again.returncode == 0 and tree(root) == before and "wrote" not in again.stderr
+    off = install(root, "--venue-no-tls")
+    assert off.returncode == 0, off.stderr
+    assert at(root, bridge.VENUE_BROKER_FILE).read_text() == bridge.render_venue_broker()
+    assert not at(root, bridge.VENUE_KEY_FILE).exists() and bridge.VENUE_KEY_FILE not in manifest(root)
+    assert off.stdout.splitlines()[-1] == "would run: systemctl restart mosquitto.service"  # a listener went
+    assert_the_manifest_is_the_tree(root)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--venue-tls-cert", "/dev/null"), "--venue-tls-cert and --venue-tls-key go together"),
+    (("--venue-tls-cert", "/nonexistent", "--venue-tls-key", "/dev/null"), "cannot read /nonexistent"),
+    (("--venue-no-tls", "--venue-tls-cert", "/dev/null", "--venue-tls-key", "/dev/null"), "--venue-no-tls removes"),
+])
+def test_a_bad_venue_tls_option_stops_the_install_before_anything_is_written(tmp_path, args, message):
+    run = install(tmp_path / "root", *args)
+    assert run.returncode != 0 and message in run.stderr
+    assert not (tmp_path / "root" / "etc").exists()
