@@ -56,7 +56,7 @@ def bridged(root, password, *more: str):
     return run
 
 
-def test_venue_stages_the_bridge_of_bridge_py_with_its_files_in_the_manifest(tmp_path, password):
+def test_venue_stages_the_bridge_of_bridge_py_and_a_second_run_without_flags_keeps_it(tmp_path, password):
     root = tmp_path / "root"
     bridged(root, password)
     assert at(root, bridge.TABLE_BRIDGE_FILE).read_text() == bridge.render_table_bridge(
@@ -65,11 +65,6 @@ def test_venue_stages_the_bridge_of_bridge_py_with_its_files_in_the_manifest(tmp
     for path, entry in TABLE_FILES.items():
         assert recorded[path][:3] == entry, path
     assert_the_manifest_is_the_tree(root)
-
-
-def test_a_second_run_without_flags_keeps_the_bridge_and_changes_nothing(tmp_path, password):
-    root = tmp_path / "root"
-    bridged(root, password)
     before = tree(root)
     again = install(root)
     assert again.returncode == 0, again.stderr
