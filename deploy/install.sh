@@ -7,6 +7,11 @@ set -euo pipefail
 usage() {
     cat <<'EOF'
 Usage: sudo deploy/install.sh [--root DIR]
+       sudo deploy/install.sh [--root DIR] --venue HOST[:PORT] --venue-user USER --venue-password-file FILE
+                              [--venue-tls-ca FILE]
+       sudo deploy/install.sh [--root DIR] --no-venue
+       sudo deploy/install.sh [--root DIR] --venue-server [--venue-add-table ID]... [--venue-remove-table ID]...
+                              [--venue-tls-cert FILE --venue-tls-key FILE | --venue-no-tls]
 
 Installs Devetka from this checkout onto this machine, or upgrades it:
   - Debian packages: python3-venv, mosquitto, the libraries Kivy draws with;
@@ -33,6 +38,24 @@ Options:
                set only where the user exists here; the manifest says who they are meant
                to be. Needs no root.
   -h, --help   this text.
+
+The venue (docs/venue.md): every table's broker bridged to one broker behind the bar.
+  --venue HOST[:PORT]   bridge this table's Mosquitto to the venue's broker (port 1883, 8883
+                        with --venue-tls-ca), logging in as USER with the password in FILE (its
+                        first line; - reads it from standard input). Kept: later runs keep the
+                        bridge, made again for the table id in force.
+  --venue-tls-ca FILE   TLS to the venue, its certificate checked against this CA.
+  --no-venue            remove the bridge.
+  --venue-server        on the venue's own box (not a table), install only the venue's broker:
+                        a listener for the tables (port 1883, one login each, each table
+                        writing only under devetka/<its id>/) and a read-only WebSockets
+                        listener for browsers (port 9001, no login).
+  --venue-add-table ID  (implies --venue-server) make table ID's login; its password is printed
+                        once and kept in /etc/devetka/venue-tables. Repeat for more tables.
+  --venue-remove-table ID  (implies --venue-server) remove table ID's login.
+  --venue-tls-cert FILE --venue-tls-key FILE  (imply --venue-server) the venue's certificate (its
+                        host name in it) and key: the tables may then bridge over TLS, port 8883.
+                        Kept for later runs; --venue-no-tls removes them.
 EOF
 }
 
@@ -40,17 +63,41 @@ say() { printf 'install: %s\n' "$*" >&2; }
 die() { printf 'install: error: %s\n' "$*" >&2; exit 1; }
 
 ROOT=/
+VENUE="" VENUE_USER="" VENUE_PASSWORD_FILE="" VENUE_TLS_CA="" NO_VENUE=0 VENUE_SERVER=0
+VENUE_TLS_CERT="" VENUE_TLS_KEY="" VENUE_NO_TLS=0
+ADD_TABLES=() REMOVE_TABLES=()
 while (( $# )); do
     case $1 in
         -h|--help) usage; exit 0 ;;
         --root) (( $# >= 2 )) || die "--root needs a directory"; ROOT=$2; shift 2 ;;
         --root=*) ROOT=${1#--root=}; shift ;;
+        --venue|--venue-user|--venue-password-file|--venue-tls-ca|--venue-add-table|--venue-remove-table|\
+        --venue-tls-cert|--venue-tls-key)
+            (( $# >= 2 )) || die "$1 needs a value"
+            case $1 in
+                --venue) VENUE=$2 ;;
+                --venue-user) VENUE_USER=$2 ;;
+                --venue-password-file) VENUE_PASSWORD_FILE=$2 ;;
+                --venue-tls-ca) VENUE_TLS_CA=$2 ;;
+                --venue-add-table) ADD_TABLES+=("$2"); VENUE_SERVER=1 ;;
+                --venue-remove-table) REMOVE_TABLES+=("$2"); VENUE_SERVER=1 ;;
+                --venue-tls-cert) VENUE_TLS_CERT=$2; VENUE_SERVER=1 ;;
+                --venue-tls-key) VENUE_TLS_KEY=$2; VENUE_SERVER=1 ;;
+            esac
+            shift 2 ;;
+        --no-venue) NO_VENUE=1; shift ;;
+        --venue-server) VENUE_SERVER=1; shift ;;
+        --venue-no-tls) VENUE_NO_TLS=1; VENUE_SERVER=1; shift ;;
         *) die "unknown option: $1 (see --help)" ;;
     esac
 done
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 DEPLOY=$REPO/deploy
+# The venue's options, checked before anything is touched (deploy/venue.sh).
+# shellcheck source=deploy/venue.sh
+source "$DEPLOY/venue.sh"
+venue_check_options
 mkdir -p "$ROOT"
 ROOT=$(cd "$ROOT" && pwd -P)
 if [[ $ROOT == / ]]; then
@@ -88,7 +135,7 @@ machine() {
 
 # --- Files: written only when their content differs, modes and owners set, all recorded.
 
-declare -A RECORDS=()
+declare -A RECORDS=() CHANGED=()
 
 owner_exists() {  # do user $1 and group $2 exist here?
     id -u "$1" >/dev/null 2>&1 && getent group "$2" >/dev/null 2>&1
@@ -121,6 +168,7 @@ write() {  # write MODE OWNER:GROUP PATH < content
     else
         mv -f "$tmp" "$P$path"
         say "wrote $path"
+        CHANGED[$path]=1
     fi
     settle file "$1" "$2" "$path"
 }
@@ -154,6 +202,13 @@ write_manifest() {
     write 0644 root:root "$MANIFEST" <"$P$MANIFEST.new"
     rm -f "$P$MANIFEST.new"
 }
+
+# The venue's box installs its broker and nothing of a table's.
+if (( VENUE_SERVER )); then
+    venue_server
+    exit 0
+fi
+venue_refuse_on_the_venue_box
 
 # --- 1. Debian packages, users, the venv (the machine's own steps) ---------------------
 
@@ -319,6 +374,9 @@ for name in $(cut -d: -f1 "$P$PASSWD"); do
     say "MQTT user $name: removed (no longer in /etc/devetka/mqtt-operators)"
 done
 settle file 0600 mosquitto:mosquitto "$PASSWD"
+
+# The bridge to the venue's broker, when this table has one (deploy/venue.sh).
+venue_bridge
 
 write_manifest
 

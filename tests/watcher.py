@@ -31,12 +31,12 @@ class Watcher:
 
     def __init__(self, broker, topics: list[str] | tuple[str, ...] = (), *, username: str | None = None,
                  password: str | None = None, ca_file: str | None = None, certfile: str | None = None,
-                 keyfile: str | None = None) -> None:
+                 keyfile: str | None = None, transport: str = "tcp") -> None:
         self._queues: dict[str, queue.Queue[Message]] = {}
         self._lock = threading.Lock()
         self.wildcards: list[str] = []  # messages matching one go to its queue
         self._events: queue.Queue[tuple[str, Any]] = queue.Queue()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311, transport=transport)
         if username is not None:
             self.client.username_pw_set(username, password)
         if ca_file is not None:

@@ -1,0 +1,1 @@
+"""The venue: every table's Mosquitto bridged to one broker behind the bar (docs/venue.md)."""

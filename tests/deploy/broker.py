@@ -26,11 +26,13 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def test_config(root: Path, table_port: int, venue_port: int, tls_port: int | None = None) -> str:
+def test_config(root: Path, table_port: int, venue_port: int, tls_port: int | None = None,
+                replacements: dict[str, dict[str, str]] | None = None) -> str:
     """The staged conf.d files, in the order Debian's ``include_dir`` reads them, with ports and paths moved.
 
-    devetka.conf is as shipped but for its two listeners' ports; a TLS file of the owner's (docs/deploy.md)
-    has its ``listener 8883`` moved to ``tls_port``. Every ``/etc/mosquitto/`` path points into the staging root.
+    devetka.conf is as shipped but for its two listeners' ports; a file named in ``replacements`` has those
+    replaced (the venue bridge's keepalive, say); any other, a TLS file of the owner's (docs/deploy.md), has its
+    ``listener 8883`` moved to ``tls_port``. Every ``/etc/mosquitto/`` path points into the staging root.
     """
     parts = []
     for path in sorted((root / "etc/mosquitto/conf.d").glob("*.conf")):
@@ -38,6 +40,8 @@ def test_config(root: Path, table_port: int, venue_port: int, tls_port: int | No
         if path.name == "devetka.conf":
             replaced = {"listener 1883 127.0.0.1": f"listener {table_port} 127.0.0.1",
                         "listener 1884\n": f"listener {venue_port}\n"}
+        elif path.name in (replacements or {}):
+            replaced = replacements[path.name]
         else:
             replaced = {"listener 8883\n": f"listener {tls_port}\n"}
         for shipped, here in replaced.items():
@@ -53,22 +57,29 @@ def test_config(root: Path, table_port: int, venue_port: int, tls_port: int | No
 
 
 class ShippedBroker:
-    """``mosquitto -c`` on the test config of the staged root; ``table_port`` is 127.0.0.1, ``venue_port`` the LAN's."""
+    """``mosquitto -c`` on the test config of the staged root; ``table_port`` is 127.0.0.1, ``venue_port`` the LAN's.
 
-    def __init__(self, root: Path, folder: Path, tls: bool = False) -> None:
+    ``start`` again after ``kill`` or ``stop`` runs it on the same ports, as a restarted broker would.
+    """
+
+    def __init__(self, root: Path, folder: Path, tls: bool = False,
+                 replacements: dict[str, dict[str, str]] | None = None) -> None:
         self.table_port, self.venue_port = free_port(), free_port()
         self.tls_port = free_port() if tls else None
         self.config = folder / "mosquitto.conf"
-        self.config.write_text(test_config(root, self.table_port, self.venue_port, self.tls_port))
+        self.config.write_text(test_config(root, self.table_port, self.venue_port, self.tls_port, replacements))
         self.log = folder / "mosquitto.log"
+        self.ports = [port for port in (self.table_port, self.venue_port, self.tls_port) if port is not None]
+        self.start()
+
+    def start(self) -> None:
+        """Run it and return once every one of ``ports`` takes a connection (its log appended to)."""
         binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-        with open(self.log, "wb") as log:
+        with open(self.log, "ab") as log:
             self.process = subprocess.Popen([binary, "-c", str(self.config)], stdout=log, stderr=subprocess.STDOUT,
                                             stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + TIMEOUT
-        for port in (self.table_port, self.venue_port, self.tls_port):
-            if port is None:
-                continue
+        for port in self.ports:
             while True:
                 assert self.process.poll() is None, f"mosquitto exited: {self.log.read_text()}"
                 try:
@@ -78,7 +89,14 @@ class ShippedBroker:
                     assert time.monotonic() < deadline, f"mosquitto did not listen on {port}: {self.log.read_text()}"
                     time.sleep(0.02)
 
+    def kill(self) -> None:
+        """SIGKILL, as a crash: no goodbye to its clients, nothing saved."""
+        self.process.kill()
+        self.process.wait()
+
     def stop(self) -> None:
+        if self.process.poll() is not None:
+            return
         self.process.terminate()
         try:
             self.process.wait(timeout=TIMEOUT)
@@ -90,9 +108,9 @@ class ShippedBroker:
 class Peer:
     """One MQTT client (paho v2): ``connect`` returns the broker's answer; messages wait in ``received``."""
 
-    def __init__(self, name: str) -> None:
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"test-{name}-{next(_ids)}",
-                                  protocol=mqtt.MQTTv311)
+    def __init__(self, name: str, transport: str = "tcp", client_id: str | None = None) -> None:
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or f"test-{name}-{next(_ids)}",
+                                  protocol=mqtt.MQTTv311, transport=transport)
         self.connected: queue.Queue = queue.Queue()
         self.subscribed: queue.Queue = queue.Queue()
         self.received: queue.Queue = queue.Queue()

@@ -1,0 +1,214 @@
+"""The Mosquitto config text of the venue (docs/venue.md), in one place: the table's bridge to the venue's broker,
+the venue broker's listeners and its ACLs. ``deploy/install.sh`` runs this file with the system's ``python3``
+(``python3 scoreboard/venue/bridge.py table ...``), the tests render the same text, so what is tested is what is
+installed. Standard library only, and nothing from the rest of ``scoreboard``: install.sh runs it from the checkout,
+before (or without) the venv.
+
+>>> print(render_venue_acl(["table1"]).splitlines()[-1])
+topic write devetka/table1/#
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Iterable
+
+# --- The table's side --------------------------------------------------------------------------------------------
+
+#: Where install.sh puts the table's bridge (Debian's mosquitto.conf reads conf.d).
+TABLE_BRIDGE_FILE = "/etc/mosquitto/conf.d/devetka-venue-bridge.conf"
+#: The bridge pings the venue after this many quiet seconds; the venue broker calls a table that stopped answering
+#: (power pulled, Wi-Fi gone) dead after 1.5 times it and says ``0`` on its ``bridge`` topic: 15 s. Mosquitto
+#: allows no less than 5 s; a Wi-Fi stall shorter than 15 s is ridden out without a reconnect.
+KEEPALIVE_S = 10
+#: Reconnect backoff: from 1 s up to 5 s between tries ("decorrelated jitter"). Mosquitto 2.0.11 ignores the one-number
+#: form of restart_timeout (it keeps its default, 5 s up to 30 s) but honours this two-number one.
+RESTART_TIMEOUT_S = (1, 5)
+#: The table's topics that go to the venue (docs/mqtt.md). Named one by one rather than ``devetka/<table>/#``: the
+#: bridge's own notification topic is under the table's prefix too, and Mosquitto 2.0.11 would also forward its
+#: local copies (the ``0`` it publishes locally for every failed try, queued while the venue is away) after the
+#: ``1`` it sends on reconnecting, leaving the venue with ``0`` for a table that is up.
+BRIDGED_TOPICS = ("state", "event", "availability")
+#: QoS 1 messages (events) the table's broker keeps per offline client, the bridge included: the daemon's own queue
+#: is 10,000 too. Mosquitto's default, 1000, is an hour or two of play.
+MAX_QUEUED_MESSAGES = 10000
+
+# --- The venue's side --------------------------------------------------------------------------------------------
+
+VENUE_BROKER_FILE = "/etc/mosquitto/conf.d/devetka-venue-server.conf"
+VENUE_PASSWORD_FILE = "/etc/mosquitto/devetka-venue.passwd"
+VENUE_TABLES_ACL_FILE = "/etc/mosquitto/devetka-venue.acl"
+VENUE_BOARD_ACL_FILE = "/etc/mosquitto/devetka-venue-board.acl"
+VENUE_CERT_FILE = "/etc/mosquitto/certs/devetka-venue.crt"
+VENUE_KEY_FILE = "/etc/mosquitto/certs/devetka-venue.key"
+VENUE_TABLES_PORT = 1883
+VENUE_TLS_PORT = 8883
+VENUE_READERS_PORT = 1884
+VENUE_WEBSOCKETS_PORT = 9001
+
+_NAME = re.compile(r"[A-Za-z0-9_-]+")  # a table id, as install.sh and the config check it
+_LOGIN = re.compile(r"[A-Za-z0-9_.-]+")
+_HOST = re.compile(r"[A-Za-z0-9.-]+")  # a host name or an IPv4 address
+_SECRET = re.compile(r"[!-~]+")  # printable, no spaces: Mosquitto's config reads a value to the end of its line
+
+
+def check(pattern: re.Pattern, value: str, what: str) -> str:
+    """``value`` if it is one whole match of ``pattern``, else ValueError naming ``what``."""
+    if not isinstance(value, str) or not pattern.fullmatch(value):
+        raise ValueError(f"{what} must be {_WORDS[pattern]}, got {value!r}")
+    return value
+
+
+_WORDS = {_NAME: "letters, digits, '-' and '_'", _LOGIN: "letters, digits, '.', '-' and '_'",
+          _HOST: "a host name or an IPv4 address", _SECRET: "printable characters without spaces"}
+
+
+def render_table_bridge(table_id: str, host: str, port: int, user: str, password: str,
+                        ca_file: str | None = None) -> str:
+    """The table's ``conf.d`` file: its broker bridged out to the venue's, QoS 1, a session that outlives a drop.
+
+    ``ca_file``: TLS to the venue, checking its certificate against that CA (the host name must be in it).
+    """
+    check(_NAME, table_id, "the table id")
+    check(_HOST, host, "the venue's host")
+    check(_LOGIN, user, "the venue user")
+    check(_SECRET, password, "the venue password")
+    if not (isinstance(port, int) and 0 < port < 65536):
+        raise ValueError(f"the venue's port must be 1-65535, got {port!r}")
+    prefix = f"devetka/{table_id}"
+    base, cap = RESTART_TIMEOUT_S
+    lines = [
+        "# This table's broker bridged to the venue's (docs/venue.md). Made by deploy/install.sh --venue from",
+        "# scoreboard/venue/bridge.py; `install.sh --no-venue` removes it. It holds the table's venue password.",
+        "",
+        "# Events wait here while the venue is away, up to this many (Mosquitto's default is 1000).",
+        f"max_queued_messages {MAX_QUEUED_MESSAGES}",
+        "",
+        "connection devetka-venue",
+        f"address {host}:{port}",
+        "bridge_protocol_version mqttv311",
+        "# One id per table: two bridges with one id push each other off the venue for good.",
+        f"remote_clientid devetka-bridge-{table_id}",
+        f"remote_username {user}",
+        f"remote_password {password}",
+        "# The venue keeps the bridge's session across a drop; the table keeps what it could not send yet.",
+        "cleansession false",
+        f"# A table silent for 1.5 x {KEEPALIVE_S} s is dead to the venue, which then says 0 on its bridge topic.",
+        f"keepalive_interval {KEEPALIVE_S}",
+        f"restart_timeout {base} {cap}",
+        "# 1 (retained) on the venue while the bridge is up; 0, the bridge's will, when it drops.",
+        "notifications true",
+        f"notification_topic {prefix}/bridge",
+        "# QoS 1: a bridge topic's QoS is a maximum, and the default is 0. Discovery and cmd stay on the table.",
+        *(f"topic {prefix}/{topic} out 1" for topic in BRIDGED_TOPICS),
+    ]
+    if ca_file is not None:
+        check(re.compile(r"/[!-~]+"), ca_file, "the venue's CA file (an absolute path)")
+        lines += ["# TLS to the venue, its certificate checked against this CA and its host name.",
+                  f"bridge_cafile {ca_file}", "bridge_tls_version tlsv1.2", "bridge_insecure false"]
+    return "\n".join(lines) + "\n"
+
+
+def render_venue_broker(tls: bool = False) -> str:
+    """The venue broker's ``conf.d`` file: a listener for the tables' bridges (one login each, the ACL), and two
+    for readers, MQTT and WebSockets (anyone, read only). With ``tls``, the tables may also come over TLS, with the
+    venue's certificate and key at VENUE_CERT_FILE and VENUE_KEY_FILE. Debian's mosquitto.conf before it keeps the
+    pid and log file."""
+    tables = ["allow_anonymous false", "use_username_as_clientid true", f"password_file {VENUE_PASSWORD_FILE}",
+              f"acl_file {VENUE_TABLES_ACL_FILE}"]
+    over_tls = ["", "# The tables over TLS (a bar's Wi-Fi): the same logins and ACL, the venue's certificate.",
+                f"listener {VENUE_TLS_PORT}", f"certfile {VENUE_CERT_FILE}", f"keyfile {VENUE_KEY_FILE}",
+                "tls_version tlsv1.2", *tables]
+    return "\n".join([
+        "# The venue's broker (docs/venue.md). Made by deploy/install.sh --venue-server from",
+        "# scoreboard/venue/bridge.py.",
+        "",
+        "# Each listener its own logins and ACL: the tables' wants a password, the browsers' none.",
+        "per_listener_settings true",
+        "# A cache of the tables, never the truth: started empty, it is whole again once each bridge is back",
+        "# (the table's broker sends its retained state and the events it kept). Kept on disk it would come back",
+        "# after a crash with a table's old \"1\" on devetka/<table>/bridge when that table is dead meanwhile.",
+        "persistence false",
+        "",
+        "# The tables: each bridge logs in as its table (install.sh --venue-add-table) and may write only under",
+        "# devetka/<its id>/. The login is its client id too, so no table can push another's bridge off.",
+        f"listener {VENUE_TABLES_PORT}",
+        *tables,
+        *(over_tls if tls else []),
+        "",
+        "# Readers: the venue board in browsers (WebSockets), Home Assistant, Node-RED, mosquitto_sub (MQTT). No",
+        "# login, read only: a password every visitor's browser carries is no secret; what matters is that no",
+        "# reader can write.",
+        f"listener {VENUE_READERS_PORT}",
+        "allow_anonymous true",
+        f"acl_file {VENUE_BOARD_ACL_FILE}",
+        "",
+        f"listener {VENUE_WEBSOCKETS_PORT}",
+        "protocol websockets",
+        "allow_anonymous true",
+        f"acl_file {VENUE_BOARD_ACL_FILE}",
+    ]) + "\n"
+
+
+def render_venue_acl(table_ids: Iterable[str]) -> str:
+    """The tables' listener's ACL: each table's login writes its own topics and reads nothing."""
+    lines = ["# Made by deploy/install.sh --venue-server: one block per table login (docs/venue.md).",
+             "# Mosquitto acknowledges a publish this denies and drops it (MQTT 3.1.1 cannot refuse one)."]
+    for table_id in table_ids:
+        check(_NAME, table_id, "a table id")
+        lines += ["", f"user {table_id}", f"topic write devetka/{table_id}/#"]
+    return "\n".join(lines) + "\n"
+
+
+def render_board_acl() -> str:
+    """The readers' listeners' ACL: lines before any ``user`` are for anonymous clients, here read only."""
+    return ("# Made by deploy/install.sh --venue-server (docs/venue.md): anyone on the readers' listeners (MQTT\n"
+            "# and WebSockets) reads the tables and writes nothing.\n"
+            "topic read devetka/#\n")
+
+
+# --- The command line install.sh runs ------------------------------------------------------------------------------
+
+def _read_secret(path: str) -> str:
+    """The first line of a password file (``-``: standard input), without its line end."""
+    text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    return text.splitlines()[0] if text.strip() else ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bridge.py", description="Print the venue's Mosquitto config text.")
+    commands = parser.add_subparsers(dest="what", required=True)
+    table = commands.add_parser("table", help="the table's bridge")
+    table.add_argument("--table-id", required=True)
+    table.add_argument("--host", required=True)
+    table.add_argument("--port", type=int, required=True)
+    table.add_argument("--user", required=True)
+    table.add_argument("--password-file", required=True, help="its first line is the password; - for stdin")
+    table.add_argument("--ca-file")
+    venue = commands.add_parser("venue", help="the venue broker's listeners")
+    venue.add_argument("--tls", action="store_true", help="a TLS listener for the tables too")
+    acl = commands.add_parser("venue-acl", help="the tables' ACL")
+    acl.add_argument("table_ids", nargs="*")
+    commands.add_parser("board-acl", help="the browsers' ACL")
+    args = parser.parse_args(argv)
+    try:
+        if args.what == "table":
+            text = render_table_bridge(args.table_id, args.host, args.port, args.user,
+                                       _read_secret(args.password_file), args.ca_file)
+        elif args.what == "venue":
+            text = render_venue_broker(tls=args.tls)
+        elif args.what == "venue-acl":
+            text = render_venue_acl(args.table_ids)
+        else:
+            text = render_board_acl()
+    except (OSError, ValueError) as error:
+        print(f"install: error: {error}", file=sys.stderr)
+        return 2
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""scoreboard/venue/bridge.py: the venue's Mosquitto config text, as install.sh runs it (the system's python3 on the
+file, from the checkout) and as the tests render it: the same text. Mosquitto running it is tests/venue/test_faults."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from scoreboard.adapters.mqtt import Topics
+from scoreboard.venue import bridge
+from tests.deploy.staging import REPO
+
+TEXT = bridge.render_table_bridge("bar7", "venue.local", 1883, "bar7", "s3cret")
+
+
+def lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def test_the_bridge_sends_the_tables_topics_out_at_qos_1_with_a_session_that_outlives_a_drop():
+    for line in ("connection devetka-venue", "address venue.local:1883", "bridge_protocol_version mqttv311",
+                 "remote_clientid devetka-bridge-bar7", "remote_username bar7", "remote_password s3cret",
+                 "cleansession false", f"keepalive_interval {bridge.KEEPALIVE_S}", "restart_timeout 1 5",
+                 "notifications true", "notification_topic devetka/bar7/bridge",
+                 "topic devetka/bar7/state out 1", "topic devetka/bar7/event out 1",
+                 "topic devetka/bar7/availability out 1"):
+        assert line in lines(TEXT), line
+    assert "bridge_cafile" not in TEXT
+
+
+def test_only_the_daemons_own_topics_cross_not_its_commands_nor_the_bridges_notification():
+    """What the daemon publishes (docs/mqtt.md) goes out; commands and Home Assistant's discovery stay on the table,
+    and so does the bridge topic's local copy, which 2.0.11 would otherwise send on after the live one."""
+    daemon = Topics.of("devetka", "bar7", "homeassistant")
+    topics = [line.split()[1] for line in lines(TEXT) if line.startswith("topic ")]
+    assert topics == [daemon.state, daemon.event, daemon.availability]
+    assert not any(topic.endswith("#") or "+" in topic for topic in topics)
+
+
+def test_tls_checks_the_venues_certificate_against_the_ca():
+    text = bridge.render_table_bridge("bar7", "venue.local", 8883, "bar7", "s3cret", "/etc/mosquitto/certs/ca.crt")
+    assert lines(text)[-3:] == ["bridge_cafile /etc/mosquitto/certs/ca.crt", "bridge_tls_version tlsv1.2",
+                                "bridge_insecure false"]
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (("bar 7", "venue.local", 1883, "bar7", "s3cret"), "the table id"),
+    (("bar7", "venue local", 1883, "bar7", "s3cret"), "the venue's host"),
+    (("bar7", "venue.local", 0, "bar7", "s3cret"), "the venue's port"),
+    (("bar7", "venue.local", 1883, "bar 7", "s3cret"), "the venue user"),
+    (("bar7", "venue.local", 1883, "bar7", "two words"), "the venue password"),
+    (("bar7", "venue.local", 1883, "bar7", "s3cret\nconnection evil"), "the venue password"),
+])
+def test_a_value_mosquitto_would_read_otherwise_is_refused_by_name(args, named):
+    with pytest.raises(ValueError, match=named):
+        bridge.render_table_bridge(*args)
+
+
+def test_the_venue_broker_has_a_tables_listener_with_logins_and_read_only_listeners_for_readers():
+    text = lines(bridge.render_venue_broker())
+    tables = text.index(f"listener {bridge.VENUE_TABLES_PORT}")
+    readers = text.index(f"listener {bridge.VENUE_READERS_PORT}")
+    browsers = text.index(f"listener {bridge.VENUE_WEBSOCKETS_PORT}")
+    assert text[:tables] == ["per_listener_settings true", "persistence false"]
+    assert text[tables + 1:readers] == ["allow_anonymous false", "use_username_as_clientid true",
+                                        f"password_file {bridge.VENUE_PASSWORD_FILE}",
+                                        f"acl_file {bridge.VENUE_TABLES_ACL_FILE}"]
+    assert text[readers + 1:browsers] == ["allow_anonymous true", f"acl_file {bridge.VENUE_BOARD_ACL_FILE}"]
+    assert text[browsers + 1:] == ["protocol websockets", "allow_anonymous true",
+                                   f"acl_file {bridge.VENUE_BOARD_ACL_FILE}"]
+
+
+def test_with_tls_the_tables_may_also_come_over_tls_with_the_same_logins_and_acl():
+    plain, text = lines(bridge.render_venue_broker()), lines(bridge.render_venue_broker(tls=True))
+    tables = plain.index(f"listener {bridge.VENUE_TABLES_PORT}")
+    readers = plain.index(f"listener {bridge.VENUE_READERS_PORT}")
+    tls = text.index(f"listener {bridge.VENUE_TLS_PORT}")
+    assert text[:tls] == plain[:readers]
+    assert text[tls + 1:tls + 4] == [f"certfile {bridge.VENUE_CERT_FILE}", f"keyfile {bridge.VENUE_KEY_FILE}",
+                                     "tls_version tlsv1.2"]
+    assert text[tls + 4:tls + 4 + readers - tables - 1] == plain[tables + 1:readers]
+    assert text[tls + 4 + readers - tables - 1:] == plain[readers:]
+
+
+def test_each_table_login_writes_under_its_own_id_and_browsers_only_read():
+    assert lines(bridge.render_venue_acl(["t1", "t2"])) == ["user t1", "topic write devetka/t1/#",
+                                                             "user t2", "topic write devetka/t2/#"]
+    assert lines(bridge.render_board_acl()) == ["topic read devetka/#"]
+    with pytest.raises(ValueError, match="a table id"):
+        bridge.render_venue_acl(["t1", "t 2"])
+
+
+def test_install_sh_gets_the_same_text_from_the_system_python(tmp_path):
+    secret = tmp_path / "password"
+    secret.write_text("s3cret\n")
+    run = [  # as deploy/venue.sh runs it: /usr/bin/python3 on the file, no venv, nothing of scoreboard imported
+        "python3", str(REPO / "scoreboard/venue/bridge.py")]
+    out = subprocess.run([*run, "table", "--table-id", "bar7", "--host", "venue.local", "--port", "1883",
+                          "--user", "bar7", "--password-file", str(secret)],
+                         capture_output=True, text=True, check=True, timeout=60, cwd=tmp_path)
+    assert out.stdout == TEXT
+    out = subprocess.run([*run, "table", "--table-id", "bar7", "--host", "venue.local", "--port", "1883",
+                          "--user", "bar7", "--password-file", "-"], input="s3cret\n",
+                         capture_output=True, text=True, check=True, timeout=60, cwd=tmp_path)
+    assert out.stdout == TEXT
+    assert subprocess.run([*run, "venue"], capture_output=True, text=True, check=True, timeout=60,
+                          cwd=tmp_path).stdout == bridge.render_venue_broker()
+    refused = subprocess.run([*run, "venue-acl", "t 1"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert (refused.returncode, refused.stderr) == (2, "install: error: a table id must be letters, digits, '-' "
+                                                       "and '_', got 't 1'\n")
