@@ -80,9 +80,10 @@ def parser() -> argparse.ArgumentParser:
     from scoreboard.commands import run
 
     run.register(commands)
-    from scoreboard.sim import demo
+    from scoreboard.sim import demo, venue_demo
 
     demo.register(commands)
+    venue_demo.register(commands)
     from scoreboard.commands import ui as ui_command
 
     ui_command.register(commands)

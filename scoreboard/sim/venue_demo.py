@@ -1,0 +1,212 @@
+"""``devetka venue-demo``: a whole venue on one machine, no hardware: a venue broker, N simulated tables, the board.
+
+Each table is what a Pi under a table runs, as ``devetka demo`` plays it (the real daemon on simulated sensors,
+held up once played), publishing to a Mosquitto of its own, bridged to the venue's broker exactly as
+``deploy/install.sh --venue`` deploys it (``scoreboard.venue.bridge`` makes both texts). The venue's broker serves
+the board (``scoreboard/venue/board/``) over WebSockets, as ``install.sh --venue-server`` sets it up. It prints
+``venue broker: HOST:PORT`` (MQTT, read only) and ``board: URL``; once every table has played it prints
+``venue-demo: all tables done`` and holds the venue up until SIGINT or SIGTERM, then stops what it started.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from scoreboard.sim.broker import BrokerError, ConfiguredBroker, free_port
+from scoreboard.sim.demo import HELD, has_display
+from scoreboard.venue import bridge
+
+ALL_DONE = "venue-demo: all tables done"
+BOARD = Path(__file__).resolve().parents[1] / "venue" / "board"
+PLAYERS = [("Ana", "Ben"), ("Maja", "Luka"), ("Ivana", "Marko"), ("Petra", "Tomislav"), ("Lea", "Filip"),
+           ("Nika", "Josip"), ("Sara", "Ante"), ("Mia", "Ivan")]
+STOP_TIMEOUT_S = 30.0
+
+
+@dataclass(frozen=True)
+class VenueOptions:
+    tables: int = 4
+    racks: int = 1
+    speed: float = 10.0
+    store_dir: str | None = None
+    headless: bool = False
+
+
+def table_ids(count: int) -> list[str]:
+    """``table1`` ... ``tableN``: ids as install.sh accepts them.
+
+    >>> table_ids(3)
+    ['table1', 'table2', 'table3']
+    """
+    return [f"table{n}" for n in range(1, count + 1)]
+
+
+class VenueBroker(ConfiguredBroker):
+    """The venue's Mosquitto on the text ``install.sh --venue-server`` installs, only its ports and files moved (to
+    free loopback ports and this broker's folder), and the board served on its WebSockets listener (``http_dir``)."""
+
+    def __init__(self, logins: dict[str, str]) -> None:
+        super().__init__()
+        self.tables_port, self.readers_port, self.websockets_port = self.port, free_port(), free_port()
+        files = {bridge.VENUE_PASSWORD_FILE: self.write_passwords("venue.passwd", logins),
+                 bridge.VENUE_TABLES_ACL_FILE: self.write("venue.acl", bridge.render_venue_acl(list(logins))),
+                 bridge.VENUE_BOARD_ACL_FILE: self.write("board.acl", bridge.render_board_acl())}
+        text = bridge.render_venue_broker()
+        moved = {bridge.VENUE_TABLES_PORT: self.tables_port, bridge.VENUE_READERS_PORT: self.readers_port,
+                 bridge.VENUE_WEBSOCKETS_PORT: self.websockets_port}
+        for shipped, here in moved.items():
+            text = _replace_once(text, f"listener {shipped}\n", f"listener {here} 127.0.0.1\n")
+        for installed, here in files.items():
+            text = _replace_once(text, f" {installed}\n", f" {here}\n")
+        self.config_text = text + f"http_dir {BOARD}\n"  # the WebSockets listener is the last one
+
+
+class TableBroker(ConfiguredBroker):
+    """A table's own Mosquitto: a listener for its daemon on loopback, and the bridge ``install.sh --venue`` makes."""
+
+    def __init__(self, table_id: str, venue: VenueBroker, password: str) -> None:
+        super().__init__()
+        bridge_text = bridge.render_table_bridge(table_id, "127.0.0.1", venue.tables_port, table_id, password)
+        self.config_text = f"listener {self.port} 127.0.0.1\nallow_anonymous true\n\n{bridge_text}"
+
+
+def _replace_once(text: str, shipped: str, here: str) -> str:
+    if text.count(shipped) < 1:
+        raise BrokerError(f"the venue broker's config no longer has {shipped.strip()!r}: venue-demo must follow it")
+    return text.replace(shipped, here)
+
+
+class Table:
+    """One simulated table: its broker and ``devetka demo --hold`` publishing to it."""
+
+    def __init__(self, table_id: str, number: int, venue: VenueBroker, password: str, options: VenueOptions,
+                 store_dir: Path, said: Callable[[str], None]) -> None:
+        self.id = table_id
+        self.broker = TableBroker(table_id, venue, password)
+        self.broker.start()
+        self.store = store_dir / f"{table_id}.sqlite3"
+        players = PLAYERS[(number - 1) % len(PLAYERS)]
+        command = [sys.executable, "-m", "scoreboard.commands.main", "demo", "--headless", "--hold",
+                   "--table", table_id, "--players", ",".join(players), "--seed", str(number),
+                   "--racks", str(options.racks), "--speed", f"{options.speed:g}",
+                   "--broker", f"127.0.0.1:{self.broker.port}", "--store", str(self.store)]
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        self.played = threading.Event()
+        self.ended = threading.Event()
+        self.output: list[str] = []
+        threading.Thread(target=self._read, args=(said,), name=f"venue-demo {table_id}", daemon=True).start()
+
+    def _read(self, said: Callable[[str], None]) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.output.append(line.rstrip("\n"))
+            if line.startswith(HELD):
+                self.played.set()
+                said(f"venue-demo: {self.id} played; its daemon serves on")
+        self.ended.set()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.broker.close()
+
+
+def run_venue(options: VenueOptions, out: Callable[[str], None] = print) -> int:
+    """The venue until SIGINT or SIGTERM: 0 after a clean stop, 1 when a table failed, 2 when it cannot start."""
+    stop = threading.Event()
+    previous = {signum: signal.signal(signum, lambda *_: stop.set()) for signum in (signal.SIGINT, signal.SIGTERM)}
+    with contextlib.ExitStack() as stack:
+        if options.store_dir is None:
+            store_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="devetka-venue-")))
+        else:
+            store_dir = Path(options.store_dir)
+            store_dir.mkdir(parents=True, exist_ok=True)
+        ids = table_ids(options.tables)
+        logins = {table_id: secrets.token_hex(8) for table_id in ids}
+        try:
+            venue = stack.enter_context(VenueBroker(logins))
+        except BrokerError as error:
+            out(f"venue-demo: the venue broker did not start: {error}")
+            return 2
+        out(f"venue node 1: pid {venue.process.pid}, mqtt 127.0.0.1:{venue.readers_port}")
+        out(f"venue broker: 127.0.0.1:{venue.readers_port}")
+        board = f"http://127.0.0.1:{venue.websockets_port}/"
+        out(f"board: {board}")
+        tables: list[Table] = []
+        stack.callback(lambda: [table.stop() for table in reversed(tables)])
+        for number, table_id in enumerate(ids, start=1):
+            table = Table(table_id, number, venue, logins[table_id], options, store_dir, out)
+            tables.append(table)
+            out(f"venue-demo: {table_id}: devetka demo pid {table.process.pid}, its broker "
+                f"127.0.0.1:{table.broker.port}, store {table.store}")
+        if not options.headless and has_display():
+            browser = shutil.which("chromium") or shutil.which("chromium-browser")
+            if browser is not None:
+                viewer = subprocess.Popen([browser, f"--app={board}", f"--user-data-dir={store_dir}/.browser"],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                stack.callback(viewer.terminate)
+        announced = False
+        while not stop.wait(0.2):
+            failed = [table for table in tables if table.ended.is_set() and not table.played.is_set()]
+            if failed:
+                for table in failed:
+                    out(f"venue-demo: {table.id} failed: " + " | ".join(table.output[-5:]))
+                return 1
+            if not announced and all(table.played.is_set() for table in tables):
+                out(ALL_DONE)
+                announced = True
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)
+    out("venue-demo: stopped")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.tables < 1 or args.tables > 50:
+        print("devetka venue-demo: --tables must be from 1 to 50", file=sys.stderr)
+        return 2
+    if args.racks < 1:
+        print("devetka venue-demo: --racks must be at least 1", file=sys.stderr)
+        return 2
+    if not args.speed > 0:
+        print("devetka venue-demo: --speed must be above 0", file=sys.stderr)
+        return 2
+
+    def out(line: str) -> None:
+        print(line, flush=True)
+
+    return run_venue(VenueOptions(tables=args.tables, racks=args.racks, speed=args.speed, store_dir=args.store_dir,
+                                  headless=args.headless), out)
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """Add ``venue-demo`` to the ``devetka`` command."""
+    vd = commands.add_parser("venue-demo", help="a venue on this machine: a venue broker, simulated tables, the board",
+                             description="A venue broker, N simulated tables (each the real daemon with its own "
+                                         "Mosquitto bridged to the venue) and the board, on this machine.")
+    vd.add_argument("--tables", type=int, default=4, metavar="N", help="how many tables (default 4, at most 50)")
+    vd.add_argument("--racks", type=int, default=1, metavar="R", help="racks each table plays (default 1)")
+    vd.add_argument("--speed", type=float, default=10.0, metavar="X", help="time runs X times faster (default 10)")
+    vd.add_argument("--store-dir", metavar="DIR", help="keep table ID's store at DIR/ID.sqlite3")
+    vd.add_argument("--headless", action="store_true", help="no browser on the board, even with a display")
+    vd.set_defaults(run=run)
+
+
+__all__ = ["ALL_DONE", "VenueOptions", "register", "run_venue", "table_ids"]

@@ -1,0 +1,92 @@
+"""``devetka venue-demo`` (scoreboard/sim/venue_demo.py) as a bar owner runs it: four simulated tables, each the
+real daemon with its own Mosquitto bridged to a venue Mosquitto, the board read in headless Chromium."""
+
+from __future__ import annotations
+
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+
+import orjson
+
+from scoreboard.sim.venue_demo import ALL_DONE
+from tests.live import TIMEOUT
+from tests.venue.browser import Browser
+from tests.watcher import retained
+
+DEVETKA = [sys.executable, "-m", "scoreboard.commands.main"]
+COMPARED = ("score", "rack", "on_table", "shooter", "match_winner")
+
+
+@dataclass
+class Address:
+    host: str
+    port: int
+
+
+def lines_of(process: subprocess.Popen) -> queue.Queue:
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line.rstrip("\n")) for line in process.stdout], daemon=True).start()
+    return lines
+
+
+def until(lines: queue.Queue, prefix: str, said: list[str]) -> str:
+    while True:
+        try:
+            line = lines.get(timeout=TIMEOUT * 2)
+        except queue.Empty:
+            raise AssertionError(f"venue-demo never said {prefix!r}: {said}") from None
+        said.append(line)
+        if line.startswith(prefix):
+            return line
+
+
+def folded(store) -> tuple[dict, int]:
+    """The replay's final state of a table's store, and how many inputs it stored after match_start."""
+    export = subprocess.run([*DEVETKA, "export", "--store", str(store)], capture_output=True, check=True)
+    replay = subprocess.run([*DEVETKA, "replay", "-"], input=export.stdout, capture_output=True, check=True)
+    return orjson.loads(replay.stdout.splitlines()[-1]), len(export.stdout.splitlines()) - 1
+
+
+def test_four_tables_reach_the_venue_broker_and_the_board_exactly(tmp_path):
+    venue = subprocess.Popen([*DEVETKA, "venue-demo", "--tables", "4", "--racks", "1", "--speed", "50",
+                              "--store-dir", str(tmp_path), "--headless"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    said: list[str] = []
+    try:
+        lines = lines_of(venue)
+        host, port = until(lines, "venue broker: ", said).removeprefix("venue broker: ").rsplit(":", 1)
+        board = until(lines, "board: ", said).removeprefix("board: ")
+        until(lines, ALL_DONE, said)
+        broker = Address(host, int(port))
+        seqs = {}
+        for store in sorted(tmp_path.glob("*.sqlite3")):
+            table = store.stem
+            final, stored = folded(store)
+            published = retained(broker, f"devetka/{table}/state").json
+            assert {key: published[key] for key in COMPARED} == {key: final[key] for key in COMPARED}, table
+            assert published["seq"] == stored, table
+            seqs[table] = stored
+        assert sorted(seqs) == ["table1", "table2", "table3", "table4"]
+        with Browser() as browser:
+            browser.open(board)
+            browser.wait_for(f"document.querySelectorAll('[data-table]').length === {len(seqs)}")
+            for table, seq in seqs.items():
+                browser.wait_for(f"document.querySelector('[data-table=\"{table}\"]').dataset.seq === '{seq}'")
+                assert browser.evaluate(f"document.querySelector('[data-table=\"{table}\"]').dataset.online") == "true"
+        venue.send_signal(signal.SIGTERM)
+        assert venue.wait(timeout=TIMEOUT) == 0, said
+    finally:
+        if venue.poll() is None:
+            venue.kill()
+            venue.wait()
+    leftovers = subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True).stdout.split()
+    assert leftovers == [], f"venue-demo left processes running: {leftovers}"
+
+
+def test_bad_options_are_refused_with_exit_2():
+    refused = subprocess.run([*DEVETKA, "venue-demo", "--tables", "0"], capture_output=True, text=True)
+    assert refused.returncode == 2 and "--tables must be from 1 to 50" in refused.stderr
