@@ -180,19 +180,8 @@ class ApiClient:
         The answer comes later through ``on_answer``.
         """
         request_id = next(self._ids)
-        with self._lock:
-            sock = self._sock
-            if sock is None:
-                return {"id": request_id, "ok": False, "request": request,
-                        "error": "not connected to the referee (devetka run): the tap was not sent"}
-            self._sent[request_id] = request
-            try:
-                sock.sendall(encode(dict(request, id=request_id)))
-            except OSError as error:
-                del self._sent[request_id]
-                return {"id": request_id, "ok": False, "request": request,
-                        "error": f"the tap was not sent: the connection to the referee failed ({error})"}
-        return {"id": request_id, "request": request}
+        refused = self._send_with_id(request, request_id)
+        return refused if refused is not None else {"id": request_id, "request": request}
 
     def ask(self, request: dict, timeout: float = TIMEOUT_S) -> dict:
         """Send a request and wait for its answer (never from the thread ``deliver`` runs handlers on)."""
@@ -215,6 +204,7 @@ class ApiClient:
                 self._waiting.discard(request_id)
 
     def _send_with_id(self, request: dict, request_id: int) -> dict | None:
+        """Send; None once sent (its answer is then awaited), else the error answer saying why it was not."""
         with self._lock:
             sock = self._sock
             if sock is None:
