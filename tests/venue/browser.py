@@ -46,7 +46,9 @@ def chromium_binary() -> str | None:
 class Browser:
     """One headless Chromium and one page in it; a context manager."""
 
-    def __init__(self) -> None:
+    def __init__(self, flags: tuple[str, ...] = ()) -> None:
+        self.flags = flags
+        """More command-line flags (a deployed unit's, to check that they open the page)."""
         self.process: subprocess.Popen | None = None
         self._profile: tempfile.TemporaryDirectory | None = None
         self._ws: websocket.WebSocket | None = None
@@ -78,8 +80,8 @@ class Browser:
         profile = Path(self._profile.name)
         with open(profile / "chromium.log", "wb") as log:
             self.process = subprocess.Popen(
-                [binary, *FLAGS, f"--user-data-dir={profile / 'profile'}", "--remote-debugging-address=127.0.0.1",
-                 "--remote-debugging-port=0", "about:blank"],
+                [binary, *FLAGS, *self.flags, f"--user-data-dir={profile / 'profile'}",
+                 "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "about:blank"],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
         active = profile / "profile" / "DevToolsActivePort"
         deadline = time.monotonic() + TIMEOUT
