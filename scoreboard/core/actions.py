@@ -29,8 +29,10 @@ from scoreboard.core.inputs import (
     OffTable,
     Pass,
     PushOut,
+    Settle,
     Stalemate,
     Undo,
+    UndoShot,
 )
 from scoreboard.core.match import Match
 
@@ -40,11 +42,14 @@ TAPS: dict[str, tuple[Input, str]] = {
     "accept": (Accept(), "There is no push out to answer (5.6)."),
     "pass": (Pass(), "There is no push out to answer (5.6)."),
     "undo": (Undo(), "Nothing to take back yet."),
+    "undo_shot": (UndoShot(), "No shot to take back yet."),
     "miss": (Miss(), "The shot cannot be ended as a miss now."),
     "stalemate": (Stalemate(), "A stalemate cannot be called now (5.14)."),
 }
 
 Action = dict[str, Any]
+
+NO_SHOT_ON = "No shot is in progress: there is nothing to end."
 
 
 def _tried(match: Match, item: Input, otherwise: str) -> Action:
@@ -57,7 +62,7 @@ def _tried(match: Match, item: Input, otherwise: str) -> Action:
 def refused(why: str) -> dict[str, Any]:
     """Every tap refused for one reason: no match is being played."""
     no: Action = {"ok": False, "why": why}
-    return {**{name: no for name in TAPS}, "foul": {reason: no for reason in FOUL_REASONS},
+    return {**{name: no for name in TAPS}, "settle": no, "foul": {reason: no for reason in FOUL_REASONS},
             "concede": {str(player): {scope: no for scope in CONCEDE_SCOPES} for player in (0, 1)},
             "identify": {str(ball): no for ball in range(1, 10)}, "off_table": {str(ball): no for ball in range(0, 10)}}
 
@@ -65,6 +70,9 @@ def refused(why: str) -> dict[str, Any]:
 def actions(match: Match) -> dict[str, Any]:
     """Every tap the touchscreen offers, tried on ``match``: ``{"ok": true}`` or ``{"ok": false, "why": ...}``."""
     served: dict[str, Any] = {name: _tried(match, item, why) for name, (item, why) in TAPS.items()}
+    # The fold ignores a settle with no shot on; as a tap ("Shot over") it is offered only while one is.
+    served["settle"] = (_tried(match, Settle(), NO_SHOT_ON) if match.state.shot is not None
+                        else {"ok": False, "why": NO_SHOT_ON})
     served["foul"] = {reason: _tried(match, Foul(reason), "This foul cannot be called now.")
                       for reason in FOUL_REASONS}
     served["concede"] = {str(player): {scope: _tried(match, Concede(player, scope), "Nothing to concede now.")

@@ -249,9 +249,22 @@ class Undo:
     src: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class UndoShot:
+    """Takes back the last shot: every input from the one that began it to the end of the log.
+
+    A type of its own, not a field on ``undo``, so that a reader that does not know it refuses it
+    rather than taking back one input where a whole shot was meant.
+    """
+
+    TYPE: ClassVar[str] = "undo_shot"
+    t: float | None = None
+    src: str | None = None
+
+
 Input = (
     MatchStart | Strike | FirstContact | Cushion | Pocket | Identify | OffTable | PushOut
-    | Accept | Pass | Foul | Miss | Settle | Stalemate | Concede | Undo
+    | Accept | Pass | Foul | Miss | Settle | Stalemate | Concede | Undo | UndoShot
 )
 ShotEvent = FirstContact | Cushion | Pocket | Identify | OffTable | Foul
 """The inputs that belong to a shot (``Shot.events``)."""
@@ -262,7 +275,7 @@ INPUT_TYPES: dict[str, type] = {
     cls.TYPE: cls
     for cls in (
         MatchStart, Strike, FirstContact, Cushion, Pocket, Identify, OffTable, PushOut,
-        Accept, Pass, Foul, Miss, Settle, Stalemate, Concede, Undo,
+        Accept, Pass, Foul, Miss, Settle, Stalemate, Concede, Undo, UndoShot,
     )
 }
 
@@ -464,6 +477,7 @@ _PARSERS: dict[str, Callable[[dict[str, Any], float | None, str | None], Input]]
     "stalemate": _bare(Stalemate),
     "concede": _concede,
     "undo": _bare(Undo),
+    "undo_shot": _bare(UndoShot),
 }
 
 

@@ -1,8 +1,9 @@
 """A match as its log: append inputs, undo without limit, resume from a log.
 
 Appending folds one input onto the current state. Undo takes back the last
-input that changed the state and folds again from the nearest checkpoint, so
-its cost does not grow with the length of the match.
+input that changed the state, and ``undo_shot`` every input of the last shot
+(from the one that began it); both fold again from the nearest checkpoint, so
+their cost does not grow with the length of the match.
 
 >>> from scoreboard.core.inputs import MatchStart, Strike, Undo
 >>> match = Match(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0))
@@ -12,6 +13,12 @@ True
 >>> _ = match.apply(Undo())
 >>> match.state.shot is None
 True
+>>> from scoreboard.core.inputs import Pocket, Settle, UndoShot
+>>> for item in (Strike(), Pocket(3), Pocket(5), Settle()):
+...     _ = match.apply(item)
+>>> _ = match.apply(UndoShot())
+>>> match.state == Match(match.match_start).state
+True
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from scoreboard.core.inputs import Input, MatchStart, Settle, Undo
+from scoreboard.core.inputs import Input, MatchStart, Miss, Settle, Strike, Undo, UndoShot
 from scoreboard.core.rules import RULES_VERSION, RuleError, State, Step, Verdict, evolve, start
 
 CHECKPOINT_EVERY = 64
@@ -33,6 +40,18 @@ class Applied(NamedTuple):
     position: int | None
     verdict: Verdict | None
     amends: bool
+
+
+class LastShot(NamedTuple):
+    """What ``undo_shot`` would take back: the inputs from the one that began the last shot, and its ruling.
+
+    ``verdict`` is the shot's ruling as it stands (late inputs included; for a shot still in progress, the
+    ruling it would get if it ended now, and ``in_progress`` is true).
+    """
+
+    inputs: tuple[Input, ...]
+    verdict: Verdict
+    in_progress: bool = False
 
 
 class ShotLine(NamedTuple):
@@ -49,6 +68,7 @@ class Match:
         self.match_start = match_start
         self._state = start(match_start, rules_version)
         self._applied: list[Applied] = []
+        self._shot_starts: list[int] = []   # where in _applied each shot's first input stands
         self._checkpoints: list[State] = [self._state]
 
     @classmethod
@@ -77,13 +97,23 @@ class Match:
         """Fold ``item`` in; ``position`` (its log line) places the verdicts it gives. Raises ``RuleError``."""
         kind = type(item)
         if kind is Undo:
-            return self._undo()
+            if not self._applied:
+                raise RuleError("nothing to undo", "Nothing to take back yet.")
+            return self._keep(len(self._applied) - 1)
+        if kind is UndoShot:
+            if not self._shot_starts:
+                raise RuleError("undo_shot with no shot to take back", "No shot to take back yet.")
+            return self._keep(self._shot_starts[-1])
         if kind is MatchStart:
             raise RuleError("a second match_start: one match per log")
-        state, verdict, amends = step = evolve(self._state, item)
-        if state is self._state:
+        before = self._state
+        state, verdict, amends = step = evolve(before, item)
+        if state is before:
             return step
         applied = self._applied
+        if (state.shot is not None and (before.shot is None or kind is Strike)
+                or (kind is Miss and before.shot is None)):
+            self._shot_starts.append(len(applied))
         applied.append(_applied(Applied, (item, position, verdict, amends)))
         self._state = state
         if len(applied) % CHECKPOINT_EVERY == 0:
@@ -94,6 +124,9 @@ class Match:
         """Would ``item`` be applied now? None if so, else why not; nothing is kept (the served ``actions``)."""
         if type(item) is Undo:
             return None if self._applied else RuleError("nothing to undo", "Nothing to take back yet.")
+        if type(item) is UndoShot:
+            return None if self._shot_starts else RuleError("undo_shot with no shot to take back",
+                                                            "No shot to take back yet.")
         if type(item) is MatchStart:
             return RuleError("a second match_start: one match per log")
         try:
@@ -102,17 +135,37 @@ class Match:
             return error
         return None
 
-    def _undo(self) -> Step:
-        if not self._applied:
-            raise RuleError("nothing to undo", "Nothing to take back yet.")
-        self._applied.pop()
-        kept = len(self._applied) // CHECKPOINT_EVERY
+    def _keep(self, count: int) -> Step:
+        """Take back every input after the first ``count`` and fold again from the nearest checkpoint."""
+        del self._applied[count:]
+        starts = self._shot_starts
+        while starts and starts[-1] >= count:
+            starts.pop()
+        kept = count // CHECKPOINT_EVERY
         del self._checkpoints[kept + 1:]
         state = self._checkpoints[kept]
         for applied in self._applied[kept * CHECKPOINT_EVERY:]:
             state = evolve(state, applied.item).state
         self._state = state
         return Step(state)
+
+    def last_shot(self) -> LastShot | None:
+        """What ``undo_shot`` would take back now, or None before the first shot."""
+        if not self._shot_starts:
+            return None
+        taken = self._applied[self._shot_starts[-1]:]
+        verdict = None
+        for applied in taken[1:] if type(taken[0].item) is Strike else taken:  # a strike's verdict: the shot before
+            if applied.verdict is None:
+                continue
+            if verdict is None or applied.amends:
+                verdict = applied.verdict
+            else:
+                break   # a foul between shots after it: the shot's own ruling is the one before
+        inputs = tuple(applied.item for applied in taken)
+        if verdict is None:
+            return LastShot(inputs, self.closed().verdict, in_progress=True)
+        return LastShot(inputs, verdict)
 
     @property
     def applied_count(self) -> int:

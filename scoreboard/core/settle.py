@@ -17,9 +17,13 @@ What counts (docs/match-log.md, "A shot begins ... ends"):
   ...) come from players standing at a still table and do not restart the quiet
   period.
 - A shot beginning (including a ``strike`` that ends one shot and begins the
-  next) and an ``undo`` that leaves a shot in progress arm it afresh: an undo
-  may bring back a shot that a settle had ended, and its quiet period then runs
-  from the undo.
+  next) arms it afresh.
+- An undo (``undo``, ``undo_shot``) never arms it. Players undo because a
+  ruling was wrong: a shot an undo brings back stays open while they put it
+  right, and the next input arms the timer, whatever it is (a late foul, an
+  identify, a pocket the sensor missed), its quiet period running from then.
+  A player may also end the shot with a tap (``settle``: "Shot over").
+  ``reopened`` says a shot is waiting so.
 - Sensor inputs can arrive late, with an earlier ``t``: the GPIO source holds a
   pocket beam's input up to ``cue_merge_ms`` waiting for the cue-return sensor,
   and sends inputs in order of ``t``, so everything behind a held pocket waits
@@ -44,11 +48,13 @@ What counts (docs/match-log.md, "A shot begins ... ends"):
 
 from __future__ import annotations
 
-from scoreboard.core.inputs import Cushion, FirstContact, Input, MatchStart, Pocket, Settle, Strike, Undo
+from scoreboard.core.inputs import Cushion, FirstContact, Input, MatchStart, Pocket, Settle, Strike, Undo, UndoShot
 from scoreboard.core.rules import State
 
 #: Inputs from the table's sensors: the balls are still moving.
 SENSOR_INPUTS = (Strike, FirstContact, Cushion, Pocket)
+#: Inputs that take back: they never arm the timer.
+UNDOS = (Undo, UndoShot)
 
 DEFAULT_SETTLE_AFTER = 4.0
 
@@ -79,7 +85,8 @@ class SettleTimer:
         self.hold_back = float(hold_back)
         self._latest_sensor: float | None = None   # the latest sensor t seen in this match
         self._in_shot = False                       # the last state seen had a shot in progress
-        self._quiet_from: float | None = None      # None: not armed (no shot, or its settle given)
+        self._quiet_from: float | None = None      # None: not armed (no shot, its settle given, or reopened)
+        self._reopened = False                      # a shot brought back by undo: armed by the next input
 
     def seen(self, item: Input, state_after: State) -> None:
         """Record an input the daemon applied (with its ``t``) and the match state after it.
@@ -96,14 +103,29 @@ class SettleTimer:
         if sensor:
             self._latest_sensor = t if self._latest_sensor is None else max(self._latest_sensor, t)
         if state_after.shot is None:
-            self._in_shot = False
+            self._in_shot = self._reopened = False
             self._quiet_from = None
             return
-        if not self._in_shot or isinstance(item, Strike | Undo):   # a shot begins, or is brought back
-            self._in_shot = True
+        if isinstance(item, UNDOS):
+            self._in_shot = self._reopened = True
+            self._quiet_from = None
+        elif not self._in_shot or self._reopened or isinstance(item, Strike):   # a shot begins, or is put right
+            self._in_shot, self._reopened = True, False
             self._quiet_from = t if self._latest_sensor is None else max(self._latest_sensor, t)
         elif sensor and self._quiet_from is not None:
             self._quiet_from = max(self._quiet_from, t)
+
+    def resumed(self, t: float, state: State, last: Input) -> None:
+        """The daemon started on a stored match (``last`` its last input): a shot in progress is quiet from ``t``,
+        unless an undo brought it back, when it waits for the next input as it did before."""
+        self._in_shot = state.shot is not None
+        self._reopened = self._in_shot and isinstance(last, UNDOS)
+        self._quiet_from = t if self._in_shot and not self._reopened else None
+
+    @property
+    def reopened(self) -> bool:
+        """A shot an undo brought back is open, and no settle comes until the next input (or a player's tap)."""
+        return self._reopened
 
     @property
     def deadline(self) -> float | None:

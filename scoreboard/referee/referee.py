@@ -32,11 +32,11 @@ from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
 from scoreboard.core.actions import actions, refused
-from scoreboard.core.inputs import Input, InputError, MatchStart, Strike, Undo, parse, to_json
+from scoreboard.core.inputs import Input, InputError, MatchStart, Strike, Undo, UndoShot, parse, to_json
 from scoreboard.core.match import Match
 from scoreboard.core.output import shot_line, state_line
 from scoreboard.core.rules import RuleError, Step
-from scoreboard.core.rules.words import explain
+from scoreboard.core.rules.words import explain, shot_in_brief
 from scoreboard.core.settle import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.core.stats import counts
 from scoreboard.referee.config import MatchConfig
@@ -63,6 +63,26 @@ NO_PIN = ('no PIN is chosen yet: choose one (4 to 8 digits) with {"cmd": "settin
 
 def _utc_now() -> datetime:
     return datetime.now(timezone.utc)
+
+
+def _shot_taken_back(match: Match) -> dict[str, Any] | None:
+    """What ``undo_shot`` takes back now: the shot in words and how many inputs; None before the first shot."""
+    last = match.last_shot()
+    if last is None:
+        return None
+    return {"shot": shot_in_brief(last.verdict, last.in_progress), "inputs": len(last.inputs)}
+
+
+def _taking_back(match: Match, item: Input) -> dict[str, Any] | None:
+    """What ``item`` will take back if it is an undo, for the screen to say once it is done."""
+    kind = type(item)
+    if kind is Undo:
+        target = match.undo_target
+        return None if target is None else {"type": "undo", "input": to_json(target)}
+    if kind is UndoShot:
+        shot = _shot_taken_back(match)
+        return None if shot is None else {"type": "undo_shot", **shot}
+    return None
 
 
 class Referee:
@@ -98,6 +118,8 @@ class Referee:
         """The screen's settings over the config file (``scoreboard.referee.settings``); None: not kept here."""
         self.resume_problem: str | None = None
         """Why the store's current match could not be resumed (then no match is served); None when it was."""
+        self.taken_back: dict[str, Any] | None = None
+        """What the last input took back, when it was an ``undo`` or ``undo_shot`` (served until the next change)."""
         try:
             self._resume()
         except (StoreError, RuleError) as error:  # never a crash loop on a bad log: serve no match, say why
@@ -135,9 +157,10 @@ class Referee:
         match_id, log = current
         self.match = Match.resume(log, self.store.rules_version(match_id))
         self.match_id, self.seq = match_id, len(log) - 1
+        self.taken_back = None
         last_t = max((item.t for item in log if item.t is not None), default=0.0)
         self._base = self._clock() - last_t  # the match's t goes on from where the log stopped
-        self.timer.seen(Undo(t=self.now()), self.match.state)  # a shot in progress: quiet counts from now
+        self.timer.resumed(self.now(), self.match.state, log[-1])
 
     def now(self) -> float:
         """The match's time: seconds on a monotonic clock, going on across restarts from the stored log."""
@@ -269,6 +292,7 @@ class Referee:
         except Exception as error:  # sqlite3 or the disk: the match stays as it was
             return Reply(False, error=f"the store could not start the match: {error}")
         self.match, self.match_id, self.seq = match, match_id, 0
+        self.taken_back = None
         self.timer.seen(match_start, match.state)
         for listener in self.stored:
             listener(0, match_start, None)
@@ -293,6 +317,7 @@ class Referee:
         if match is None:
             return Reply(False, error='no match yet: start one with {"cmd": "new_match", "match_start": {...}}')
         before, applied = match.state, match.applied_count
+        taken_back = _taking_back(match, item)
         try:
             step = match.apply(item)
         except RuleError as error:
@@ -305,6 +330,7 @@ class Referee:
         except Exception as error:  # not committed: the match must not keep it
             return self._not_stored(error)
         self.seq = seq
+        self.taken_back = taken_back
         self.timer.seen(item, match.state)
         for listener in self.stored:
             listener(seq, item, step)
@@ -333,13 +359,17 @@ class Referee:
         out["rack_mode"] = self.rack_mode
         out["shot_in_progress"] = match is not None and match.state.shot is not None
         if match is None:
-            out.update(last_verdict=None, undo=None, rules=None, rules_version=None,
+            out.update(last_verdict=None, undo=None, undo_shot=None, taken_back=None, shot_reopened=False,
+                       rules=None, rules_version=None,
                        actions=dict(refused(NO_MATCH), rack_mode={"ok": False, "why": NO_MATCH}))
             return out
         verdict = match.last_verdict()
         out["last_verdict"] = dict(shot_line(verdict), words=explain(verdict)) if verdict is not None else None
         target = match.undo_target
         out["undo"] = to_json(target) if target is not None else None
+        out["undo_shot"] = _shot_taken_back(match)
+        out["taken_back"] = self.taken_back
+        out["shot_reopened"] = self.timer.reopened and match.state.shot is not None
         out["rules"] = match.match_start.options.to_json()
         out["rules_version"] = match.state.setup.rules_version
         over = match.state.table.match_winner is not None

@@ -49,6 +49,7 @@ BARE_TYPES = {
     "settle": Settle,
     "stalemate": Stalemate,
     "undo": Undo,
+    "undo_shot": UndoShot,
 }
 
 
@@ -91,6 +92,7 @@ def test_every_input_type_of_the_spec_has_an_example_here():
     assert sorted(ALL_TYPES) == sorted([
         "match_start", "strike", "first_contact", "cushion", "pocket", "identify", "off_table",
         "push_out", "accept", "pass", "foul", "miss", "settle", "stalemate", "concede", "undo",
+        "undo_shot",  # Devetka's v1 extension (docs/match-log.md)
     ])
 
 
@@ -275,6 +277,7 @@ ROUND_TRIP = [
     {"type": "foul", "reason": "moved_ball", "player": 0, "src": "mqtt"},
     {"type": "concede", "player": 0, "scope": "match"},
     {"type": "undo", "t": 99.0, "src": "replay"},
+    {"type": "undo_shot", "t": 99.5, "src": "touch"},
 ]
 
 

@@ -47,6 +47,7 @@ from scoreboard.core.inputs import (
     Stalemate,
     Strike,
     Undo,
+    UndoShot,
     parse,
     to_json,
 )
@@ -117,6 +118,7 @@ def input_strategies(t=NOTHING, src=NOTHING) -> dict[str, st.SearchStrategy]:
         "stalemate": st.builds(Stalemate, t=t, src=src),
         "concede": st.builds(Concede, player=players, scope=st.sampled_from(CONCEDE_SCOPES), t=t, src=src),
         "undo": st.builds(Undo, t=t, src=src),
+        "undo_shot": st.builds(UndoShot, t=t, src=src),
     }
 
 
@@ -150,8 +152,11 @@ actions = st.binary(min_size=BYTES_PER_INPUT * PER_ACTION, max_size=BYTES_PER_IN
 
 
 def _wild(r: Rolls) -> Input:
-    """Any input but match_start, with any fields the parser allows: mostly errors where it lands."""
-    kind = r.pick(kind for kind in INPUT_TYPES if kind != "match_start")
+    """Any input but match_start, with any fields the parser allows: mostly errors where it lands.
+
+    Not ``undo_shot``: the other properties follow undo with a stack of states; it has a property of its own.
+    """
+    kind = r.pick(kind for kind in INPUT_TYPES if kind not in ("match_start", "undo_shot"))
     ball = r.pick([None, *range(10)])
     return {
         "strike": lambda: Strike(),
@@ -487,6 +492,39 @@ def test_undo_restores_the_state_before_the_last_change(log, data):
                 assert match.state == after
             history.append(match.state)
             lines.append(match.shot_lines())
+
+
+@LOGS
+@given(log=match_logs())
+def test_undo_shot_goes_back_to_the_moment_before_the_last_shot_began(log):
+    """At the log's end, ``undo_shot`` again and again: each time the state and shot lines from just before the
+    input that began the last shot left (a fresh shot in progress, or a miss that was a whole shot), until none
+    is left and it is refused."""
+    note(log.jsonl())
+    match = Match(log.start)
+    kept = []  # for each input that changed the state: (state and shot lines before it, whether it began a shot)
+    for item in log.items:
+        before, lines = match.state, match.shot_lines()
+        try:
+            match.apply(item)
+        except RuleError:
+            continue
+        if type(item) is Undo:
+            kept.pop()
+        elif match.state != before:
+            shot = match.state.shot
+            fresh = shot is not None and len(shot.events) == (0 if type(item) is Strike else 1) and (
+                before.shot is None or type(item) is Strike)
+            kept.append(((before, lines), fresh or (type(item) is Miss and before.shot is None)))
+    while any(began for _, began in kept):
+        while not kept[-1][1]:
+            kept.pop()
+        (state, lines), _ = kept.pop()
+        match.apply(UndoShot())
+        assert match.state == state and match.shot_lines() == lines
+    with pytest.raises(RuleError, match="no shot to take back"):
+        match.apply(UndoShot())
+    assert match.applied_count == len(kept)
 
 
 # --- 4. Balls only leave the table --------------------------------------------------------------

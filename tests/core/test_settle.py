@@ -28,6 +28,7 @@ from scoreboard.core.inputs import (
     Stalemate,
     Strike,
     Undo,
+    UndoShot,
 )
 from scoreboard.core.match import Match
 from scoreboard.core.rules import RuleError
@@ -129,21 +130,58 @@ def test_a_strike_that_ends_the_winning_shot_begins_none_and_cancels():
     assert table.timer.deadline is None and table.timer.due(200.0) is None
 
 
-def test_undo_of_the_settle_brings_the_shot_back_and_arms_from_the_undo():
+def test_undo_of_the_settle_brings_the_shot_back_and_arms_nothing():
     table = Table().play(Strike(t=0.0), Cushion(t=1.0))
     assert table.settle_if_due(5.0) is not None
     assert table.timer.deadline is None
     table.play(Undo(t=30.0))
-    assert table.match.state.shot is not None
-    assert table.timer.deadline == pytest.approx(34.0)
-    assert table.timer.due(33.9) is None and table.timer.due(34.0) == Settle(t=34.0)
+    assert table.match.state.shot is not None and table.timer.reopened
+    assert table.timer.deadline is None and table.timer.due(10_000.0) is None
 
 
-def test_undo_inside_a_shot_arms_from_the_undo():
+@pytest.mark.parametrize("put_right", [Foul("bad_hit", t=40.0), Identify(3, t=40.0), OffTable(5, t=40.0),
+                                       Pocket(None, t=40.0), Cushion(2, t=40.0)], ids=lambda item: item.TYPE)
+def test_the_next_input_after_an_undo_arms_the_timer_from_its_time(put_right):
+    table = Table().play(Strike(t=0.0), FirstContact(1, t=0.5), Pocket(None, t=1.0))   # an unnamed ball down
+    table.settle_if_due(5.0)
+    table.play(Undo(t=30.0))
+    table.play(put_right)
+    assert table.match.state.shot is not None and not table.timer.reopened
+    assert table.timer.deadline == pytest.approx(44.0)
+    assert table.timer.due(43.9) is None and table.timer.due(44.0) == Settle(t=44.0)
+
+
+def test_a_player_ends_a_reopened_shot_with_a_settle():
+    table = Table().play(Strike(t=0.0), Cushion(t=1.0))
+    table.settle_if_due(5.0)
+    table.play(Undo(t=30.0), Settle(t=31.0))
+    assert table.match.state.shot is None and not table.timer.reopened and table.timer.deadline is None
+
+
+def test_undo_shot_that_brings_back_the_shot_before_arms_nothing():
+    table = Table().play(Strike(t=0.0), Cushion(t=1.0), Strike(t=3.0), Cushion(t=3.5))
+    table.play(UndoShot(t=6.0))                                           # the second shot is gone, the first on
+    assert table.match.state.shot is not None and len(table.match.state.shot.events) == 1
+    assert table.timer.reopened and table.timer.deadline is None
+
+
+def test_undo_inside_a_shot_arms_nothing_until_the_next_input():
     table = Table().play(Strike(t=0.0), Cushion(t=1.0), Strike(t=3.0))      # the second strike began a shot
     table.play(Undo(t=6.0))                                               # the first shot is back
     assert table.match.state.shot is not None and len(table.match.state.shot.events) == 1
-    assert table.timer.deadline == pytest.approx(10.0)
+    assert table.timer.deadline is None
+    table.play(Undo(t=7.0), Cushion(t=8.0))                               # undone again, then a sensor input
+    assert table.timer.deadline == pytest.approx(12.0)
+
+
+def test_a_restart_keeps_a_reopened_shot_waiting_and_times_any_other_shot_from_the_start():
+    table = Table().play(Strike(t=0.0), Cushion(t=1.0))
+    table.settle_if_due(5.0)
+    table.play(Undo(t=30.0))
+    table.timer.resumed(100.0, table.match.state, Undo(t=30.0))
+    assert table.timer.reopened and table.timer.deadline is None
+    table.timer.resumed(100.0, table.match.state, Cushion(t=1.0))
+    assert not table.timer.reopened and table.timer.deadline == pytest.approx(104.0)
 
 
 def test_undo_that_leaves_no_shot_in_progress_arms_nothing():
@@ -226,7 +264,7 @@ def nine_on_the_break_three_times():
 SETTLE_AFTER = 4.0
 
 KINDS = ("strike", "first_contact", "cushion", "pocket", "foul", "identify", "off_table", "push_out",
-         "accept", "pass", "miss", "settle", "undo")
+         "accept", "pass", "miss", "settle", "undo", "undo_shot")
 
 
 def make(kind, t, ball):
@@ -244,6 +282,7 @@ def make(kind, t, ball):
         "miss": lambda: Miss(t=t),
         "settle": lambda: Settle(t=t),
         "undo": lambda: Undo(t=t),
+        "undo_shot": lambda: UndoShot(t=t),
     }[kind]()
 
 
@@ -266,14 +305,16 @@ def test_a_settle_comes_once_per_quiet_shot_and_never_while_balls_may_still_move
     The daemon's loop is modelled as it will be: before each input arrives it wakes
     at the deadline (or, with ``wakes_late``, only after an input arrives) and
     applies the due settle. An independent reckoning (``quiet_from``: the latest
-    sensor ``t``, or when the current shot began or was brought back) says when
-    the table has been known quiet for ``settle_after``; the timer must agree.
+    sensor ``t``, or when the current shot began, or the first input after an undo
+    brought it back: an undo itself arms nothing) says when the table has been
+    known quiet for ``settle_after``; the timer must agree.
     """
     table = Table(SETTLE_AFTER, hold_back=hold_back, strike_sensed=strike_sensed)
     sensor_ts = []                      # t of every applied sensor input, late ones included
     settles = []                        # when each settle was given
     latest_sensor = None
-    quiet_from = None                   # the reckoning; None: no shot in progress, or its settle given
+    quiet_from = None                   # the reckoning; None: no shot in progress, its settle given, or reopened
+    reopened = False                    # an undo brought the shot back: the next input arms
     now = 0.0
 
     def wake(at):
@@ -310,9 +351,11 @@ def test_a_settle_comes_once_per_quiet_shot_and_never_while_balls_may_still_move
             sensor_ts.append(t)
             latest_sensor = t if latest_sensor is None else max(latest_sensor, t)
         if table.match.state.shot is None:
-            quiet_from = None
-        elif not in_shot_before or kind in ("strike", "undo"):
-            quiet_from = t if latest_sensor is None else max(latest_sensor, t)
+            quiet_from, reopened = None, False
+        elif kind in ("undo", "undo_shot"):
+            quiet_from, reopened = None, True
+        elif not in_shot_before or reopened or kind == "strike":
+            quiet_from, reopened = (t if latest_sensor is None else max(latest_sensor, t)), False
         elif sensor and quiet_from is not None:
             quiet_from = max(quiet_from, t)
         assert table.timer.deadline == (None if quiet_from is None else quiet_from + SETTLE_AFTER + hold_back)

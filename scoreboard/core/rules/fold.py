@@ -39,6 +39,7 @@ from scoreboard.core.inputs import (
     Stalemate,
     Strike,
     Undo,
+    UndoShot,
 )
 from scoreboard.core.rules import facts, push_out, racks
 from scoreboard.core.rules.decide import decide, foul_between_shots
@@ -247,8 +248,8 @@ def _second_match(state: State, item: MatchStart) -> Step:
     raise RuleError("a second match_start: one match per log")
 
 
-def _undo(state: State, item: Undo) -> Step:
-    raise RuleError("undo needs the match's history: apply it to a Match, not to a state")
+def _undo(state: State, item: Undo | UndoShot) -> Step:
+    raise RuleError(f"{item.TYPE} needs the match's history: apply it to a Match, not to a state")
 
 
 # Each handler takes the input of its key's type, which a dict's type cannot say: hence Any for the input.
@@ -269,4 +270,5 @@ _HANDLERS: dict[type[Input], Callable[[State, Any], Step]] = {
     Concede: _between(_concede),
     MatchStart: _second_match,
     Undo: _undo,
+    UndoShot: _undo,
 }

@@ -125,3 +125,18 @@ def note(players: tuple[str, str], item: BetweenShots, after: Table) -> str:
     if after.match_winner is not None:
         return text + f" {players[after.match_winner]} wins the match {_score(after)}."
     return text + _rack_result(players, after, other(item.player))
+
+
+def shot_in_brief(verdict: Verdict, in_progress: bool = False) -> str:
+    """A shot named in a few words, for what ``undo_shot`` takes back: 'Ben's shot, the 3 pocketed, foul 5.8'.
+
+    A shot still in progress is not ruled yet, so no foul is named for it.
+    """
+    kind = "break" if verdict.is_break else "push out" if verdict.push_out else "shot"
+    parts = [f"{verdict.players[verdict.shooter]}'s {kind}" + (" in progress" if in_progress else "")]
+    if verdict.pocketed:
+        parts.append(f"{balls(verdict.pocketed)} pocketed")
+    if verdict.foul and not in_progress:
+        rules = dict.fromkeys(call.rule for call in verdict.calls) or dict.fromkeys(verdict.rules)
+        parts.append("foul " + ", ".join(rules))
+    return ", ".join(parts)
