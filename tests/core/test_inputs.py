@@ -29,6 +29,7 @@ from scoreboard.core.inputs import (
     Stalemate,
     Strike,
     Undo,
+    UndoShot,
     parse,
     to_json,
 )
