@@ -3,7 +3,20 @@
 import pytest
 
 from scoreboard.core import match as match_module
-from scoreboard.core.inputs import Cushion, FirstContact, Foul, MatchStart, Pocket, Settle, Strike, Undo
+from scoreboard.core.inputs import (
+    Cushion,
+    FirstContact,
+    Foul,
+    MatchStart,
+    Miss,
+    Pass,
+    Pocket,
+    PushOut,
+    Settle,
+    Strike,
+    Undo,
+    UndoShot,
+)
 from scoreboard.core.match import Match
 from scoreboard.core.rules import RuleError
 
@@ -50,6 +63,87 @@ def test_undo_target_says_what_undo_would_take_back():
     match = played(Strike(), FirstContact(1))
     assert match.undo_target == FirstContact(1)
     assert Match(START).undo_target is None
+
+
+BREAK_POCKETING_3_AND_5 = [Strike(), FirstContact(1), Cushion(2), Pocket(3), Pocket(5), Settle()]
+
+
+def test_undo_shot_after_a_break_with_two_balls_down_gives_the_state_before_the_break():
+    match = played(*BREAK_POCKETING_3_AND_5)
+    assert match.state.table.on_table == (1, 2, 4, 6, 7, 8, 9)
+    match.apply(UndoShot())
+    assert match.state == Match(START).state
+    assert match.shot_lines() == [] and match.applied_count == 0 and match.undo_target is None
+
+
+def test_undo_shot_takes_back_what_followed_the_shot_and_single_undos_go_on_from_there():
+    match = played(*BREAK, PushOut(), Strike(), Cushion(0), Settle(), Pass())
+    assert [type(item) for item in match.last_shot().inputs] == [Strike, Cushion, Settle, Pass]
+    match.apply(UndoShot())
+    assert match.state == played(*BREAK, PushOut()).state and match.undo_target == PushOut()
+    match.apply(Undo())
+    assert match.state == played(*BREAK).state and match.shot_lines() == played(*BREAK).shot_lines()
+
+
+def test_undo_shot_of_a_shot_begun_by_a_strike_brings_back_the_shot_that_strike_ended():
+    match = played(*BREAK[:-1], Strike(), FirstContact(1), Cushion(1))
+    match.apply(UndoShot())
+    assert match.state == played(*BREAK[:-1]).state and match.state.shot is not None
+    assert len(match.last_shot().inputs) == len(BREAK) - 1       # the break itself is next
+
+
+def test_undo_shot_of_a_whole_shot_tapped_as_a_miss():
+    match = played(*BREAK, Miss())
+    assert match.last_shot().inputs == (Miss(),)
+    match.apply(UndoShot())
+    assert match.state == played(*BREAK).state
+
+
+def test_undo_shot_takes_back_the_winning_shot_of_a_match():
+    start = MatchStart(players=("Ana", "Ben"), race=(1, 1), breaker=0)
+    match = Match(start)
+    for item in NINE_ON_BREAK:
+        match.apply(item)
+    assert match.state.table.match_winner == 0
+    match.apply(UndoShot())
+    assert match.state == Match(start).state
+
+
+def test_undo_shot_before_any_shot_is_refused_and_changes_nothing():
+    match = played(Strike())
+    match.apply(Undo())
+    before = match.state
+    assert str(match.trial(UndoShot())) == "undo_shot with no shot to take back"
+    with pytest.raises(RuleError, match="no shot to take back") as refused:
+        match.apply(UndoShot())
+    assert refused.value.why == "No shot to take back yet." and match.state is before
+    assert match.last_shot() is None
+
+
+def test_last_shot_gives_the_shots_ruling_with_late_inputs_and_says_when_it_is_still_on():
+    match = played(*BREAK, Strike(), FirstContact(1), Pocket(3))
+    assert match.last_shot().in_progress and match.last_shot().verdict.pocketed == (3,)
+    match.apply(Settle())
+    match.apply(Foul("bad_hit"))
+    last = match.last_shot()
+    assert not last.in_progress and last.verdict.foul and last.verdict == match.last_verdict()
+
+
+def test_undo_shot_deep_in_a_long_log_refolds_at_most_a_checkpoint_span(monkeypatch):
+    match = Match(MatchStart(players=("Ana", "Ben"), race=(99, 99), breaker=0))
+    states = [match.state]
+    for _ in range(60):
+        for item in NINE_ON_BREAK:
+            match.apply(item)
+        states.append(match.state)
+    folds = []
+    real = match_module.evolve
+    monkeypatch.setattr(match_module, "evolve", lambda s, x: folds.append(x) or real(s, x))
+    for expected in reversed(states[:-1]):
+        folds.clear()
+        match.apply(UndoShot())
+        assert match.state == expected
+        assert len(folds) < match_module.CHECKPOINT_EVERY
 
 
 def test_undo_deep_in_a_long_log_refolds_at_most_a_checkpoint_span(monkeypatch):

@@ -2,7 +2,7 @@
 
 import json
 
-from scoreboard.core.rules.words import explain
+from scoreboard.core.rules.words import explain, shot_in_brief
 from scoreboard.matchlog.replay import replay
 from tests.folding import i, legal_break, shot, start
 
@@ -68,3 +68,25 @@ def test_push_out_says_which_balls_stay_down():
 
 def test_several_unnamed_balls_are_told_in_the_plural():
     assert "unnamed balls were taken as the 1 and 2" in words(legal_break(), shot(1, pockets=(None, None)))[-1]
+
+
+def brief(*parts, in_progress=False):
+    lines = [start()]
+    for part in parts:
+        lines += part if isinstance(part, list) else [part]
+    match = replay(json.dumps(line) for line in lines).match
+    last = match.last_shot()
+    assert last.in_progress == in_progress
+    return shot_in_brief(last.verdict, last.in_progress)
+
+
+def test_a_shot_in_brief_names_the_shooter_the_balls_down_and_the_foul():
+    assert brief(legal_break(), shot(5, rails=(5,), pockets=(3,))) == "Ben's shot, the 3 pocketed, foul 5.8"
+    assert brief(legal_break(pockets=(3, 5))) == "Ana's break, the 3 and 5 pocketed"
+    assert brief(legal_break(), shot(1, rails=(1,))) == "Ben's shot"
+    assert brief(legal_break(), i("push_out"), shot(None)) == "Ben's push out"
+
+
+def test_a_shot_in_brief_still_in_progress_names_no_foul_yet():
+    text = brief(legal_break(), shot(pockets=(2,), end=None), in_progress=True)
+    assert text == "Ben's shot in progress, the 2 pocketed"
