@@ -65,6 +65,59 @@ def test_undo_is_stored_and_takes_back_the_last_change(referee, tmp_path):
     assert stored(tmp_path / "devetka.db")[-1] == "undo"
 
 
+BREAK_POCKETING_2_AND_3 = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 2},
+                           {"type": "pocket", "ball": 3}, {"type": "settle"}]
+
+
+def test_undo_shot_is_stored_and_gives_the_state_before_the_break(referee, tmp_path):
+    before = referee.handle({"cmd": "new_match", "match_start": ANA_BEN}).state
+    for item in BREAK_POCKETING_2_AND_3:
+        referee.handle(item)
+    assert referee.state()["undo_shot"] == {"shot": "Ana's break, the 2 and 3 pocketed", "inputs": 5}
+    reply = referee.handle({"type": "undo_shot"})
+    assert reply.ok and reply.changed and reply.state["seq"] == len(BREAK_POCKETING_2_AND_3) + 1
+    assert reply.state["taken_back"] == {"type": "undo_shot", "shot": "Ana's break, the 2 and 3 pocketed", "inputs": 5}
+    unchanged = ("seq", "taken_back", "actions")
+    assert {k: v for k, v in reply.state.items() if k not in unchanged} == \
+           {k: v for k, v in before.items() if k not in unchanged}
+    assert reply.state["actions"]["undo_shot"] == {"ok": False, "why": "No shot to take back yet."}
+    assert stored(tmp_path / "devetka.db")[-1] == "undo_shot"
+    refused = referee.handle({"type": "undo_shot"})
+    assert refused.error == "undo_shot with no shot to take back" and referee.state()["seq"] == reply.state["seq"]
+
+
+def test_what_an_undo_took_back_is_served_until_the_next_change(referee):
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    for item in LEGAL_BREAK:
+        referee.handle(item)
+    assert referee.state()["taken_back"] is None
+    state = referee.handle({"type": "undo"}).state
+    assert state["taken_back"]["type"] == "undo" and _untimed(state["taken_back"]["input"]) == {"type": "settle"}
+    assert referee.handle({"type": "settle"}).state["taken_back"] is None
+
+
+def test_a_shot_reopened_by_undo_waits_for_the_players_across_a_restart(tmp_path):
+    clock = FakeClock()
+    referee = Referee.open(tmp_path / "d.db", clock=clock, settle_after=4.0)
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    for item in LEGAL_BREAK[:-1]:
+        referee.handle(item)
+    clock.now += 4.0
+    assert referee.settle_if_due().state["shooter"] == 1
+    state = referee.handle({"type": "undo"}).state
+    assert state["shot_in_progress"] and state["shot_reopened"] and state["actions"]["settle"] == {"ok": True}
+    clock.now += 600.0
+    assert referee.settle_if_due() is None
+    referee.close()
+    again = Referee.open(tmp_path / "d.db", clock=clock, settle_after=4.0)
+    clock.now += 600.0
+    assert again.settle_if_due() is None and again.state()["shot_reopened"]
+    assert again.handle({"type": "foul", "reason": "bad_hit"}).state["shot_reopened"] is False  # put right: armed
+    clock.now += 4.0
+    assert "Foul 5.4" in again.settle_if_due().state["last_verdict"]["words"]
+    again.close()
+
+
 def test_commands(referee):
     assert referee.handle({"cmd": "state"}).state == referee.state()
     known = "(known: names, new_match, pin, rack_mode, settings, state, stats)"

@@ -320,6 +320,36 @@ def test_a_quiet_table_ends_the_shot_by_itself(tmp_path):
 
 
 
+def test_an_undo_after_the_timer_settled_leaves_the_shot_open_until_the_next_input(tmp_path):
+    """Issue 13: the players undo because the ruling was wrong; the timer must not rule again before they act."""
+    quick = Daemon(tmp_path, settle_after=0.5)
+    quick.start()
+    try:
+        client = quick.client()
+        assert client.request({"cmd": "new_match", "match_start": ANA_BEN})["ok"]
+        for item in LEGAL_BREAK[:-1]:  # no settle sent: the daemon's timer gives it
+            assert client.request(item)["ok"]
+        while client.broadcast()["last_verdict"] is None:
+            pass
+        answer = client.request({"type": "undo"})
+        assert answer["ok"] and answer["state"]["shot_in_progress"] is True and answer["state"]["shot_reopened"]
+        seq = answer["state"]["seq"]
+        time.sleep(3.0)  # nothing may happen: six settle periods pass with no input
+        state = client.request({"cmd": "state"})["state"]
+        assert state["seq"] == seq and state["shot_in_progress"] and state["last_verdict"] is None
+        assert all(pushed["seq"] == seq for pushed in client.broadcasts)  # no change pushed in those 3 s either
+        client.broadcasts.clear()
+        called = client.request({"type": "foul", "reason": "bad_hit"})["state"]  # the next input: the timer runs
+        assert called["seq"] == seq + 1 and called["shot_in_progress"] and not called["shot_reopened"]
+        while (pushed := client.broadcast())["shot_in_progress"]:
+            pass
+        assert pushed["seq"] == seq + 2 and pushed["last_verdict"]["foul"] and pushed["shooter"] == 1
+        client.close()
+    finally:
+        quick.stop()
+    assert stored_types(quick.store)[-3:] == ["undo", "foul", "settle"]
+
+
 def test_a_microcontroller_on_the_serial_line_feeds_the_daemon(tmp_path):
     """The real path: simulate-mcu on a pseudo-terminal, the daemon's serial source, the fold, the store."""
     from scoreboard.core.inputs import Cushion, MatchStart, Pocket, RuleOptions, Strike, to_json
