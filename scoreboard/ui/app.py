@@ -46,6 +46,10 @@ KV_DIR = Path(__file__).with_name("kv")
 #: The design size: the official 7" Pi touchscreen. Everything scales with the window from it.
 BASE_SIZE = (800, 480)
 MESSAGE_SECONDS = 8.0
+#: The buttons that open a screen rather than send a request, and the screen each opens.
+SCREEN_OF = {"fouls": "fouls", "pick": "picker", "more": "more", "new_match": "setup", "settings": "settings",
+             "undo": "undo", "call_foul": "fouls", "name_ball": "picker", "off_table": "fouls",
+             "undo_shot": "take_back"}
 
 
 def hex_rgba(colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
@@ -324,7 +328,7 @@ class DevetkaApp(App):
     """The last refusal or failure, in the daemon's words, until the next tap or a few seconds."""
     u = NumericProperty(1.0)
     """One design pixel (of 800x480) in window pixels: every size in the kv files is a multiple of it."""
-    screen_names = ("live", "choice", "fouls", "picker", "undo", "more", "setup", "summary", "settings")
+    screen_names = ("live", "choice", "fouls", "picker", "undo", "take_back", "more", "setup", "summary", "settings")
     title = "Devetka"
 
     def __init__(self, socket_path: str, config: Any = None, **kwargs: Any) -> None:
@@ -451,8 +455,8 @@ class DevetkaApp(App):
         if button is not None and not button.enabled:
             self.say(button.why or "not now")
             return
-        if name in ("fouls", "pick", "more", "new_match", "settings", "undo"):
-            self.go({"pick": "picker", "new_match": "setup"}.get(name, name))
+        if name in SCREEN_OF:
+            self.go(SCREEN_OF[name])
             return
         self.tap_request(name)
 
@@ -468,6 +472,9 @@ class DevetkaApp(App):
 
     def confirm_undo(self) -> None:
         self.tap_request("undo")
+
+    def confirm_undo_shot(self) -> None:
+        self.tap_request("undo_shot")
 
     def tap_request(self, name: str) -> None:
         self.press(self.view.buttons[name])

@@ -128,6 +128,10 @@ class View:
     warning_text: str = ""
     ruling_text: str = ""
     undo_text: str = ""
+    undo_shot_text: str = ""
+    """What "Take back the shot" takes back, in the daemon's words."""
+    reopened_text: str = ""
+    """An undo brought the shot back and no timer will end it: what the players may do."""
     chooser: str = ""
     rack_mode: bool = False
     rack_mode_text: str = ""
@@ -179,8 +183,10 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
         status_text=_status(players, shooter, state, winner),
         push_out_text=_push_out_text(state, live and not awaiting and not in_shot),
         warning_text=_warning(players, shooter, state),
-        ruling_text=(verdict or {}).get("words", ""),
+        ruling_text=_ruling_text(state, verdict, players),
         undo_text=_undo_text(state.get("undo"), players),
+        undo_shot_text=_undo_shot_text(state.get("undo_shot")),
+        reopened_text=REOPENED if state.get("shot_reopened") and live else "",
         chooser=players[shooter] if awaiting and shooter is not None else "",
         rack_mode=rack_mode,
         rack_mode_text="RACKING: pocket sensors ignored until the break" if rack_mode else "",
@@ -229,7 +235,11 @@ _BUTTON_TEXT = {
     "push_out": "Push out", "accept": "Shoot", "pass": "Pass back", "undo": "Undo", "fouls": "Foul…",
     "miss": "Miss", "pick": "Which ball?", "rack_mode": "Racking", "stalemate": "Stalemate",
     "concede": "Concede the rack", "concede_match": "Concede the match", "new_match": "New match",
+    "settle": "Shot over", "undo_shot": "Take back the shot", "call_foul": "Call a foul on that shot",
+    "name_ball": "Name the pocketed ball", "off_table": "A ball left the table",
 }
+
+REOPENED = "SHOT OPEN AGAIN: call a foul or name a ball, then tap Shot over"
 
 
 def _buttons(state: dict) -> dict[str, Button]:
@@ -246,6 +256,11 @@ def _buttons(state: dict) -> dict[str, Button]:
         "accept": _served(text["accept"], _action(state, "accept"), {"type": "accept"}),
         "pass": _served(text["pass"], _action(state, "pass"), {"type": "pass"}),
         "undo": _served(text["undo"], _action(state, "undo"), {"type": "undo"}),
+        "undo_shot": _served(text["undo_shot"], _action(state, "undo_shot"), {"type": "undo_shot"}),
+        "settle": _served(text["settle"], _action(state, "settle"), {"type": "settle"}),
+        "call_foul": _served(text["call_foul"], _any(state, "foul")),
+        "name_ball": _served(text["name_ball"], _any(state, "identify")),
+        "off_table": _served(text["off_table"], _any(state, "off_table")),
         "fouls": _served(text["fouls"], _any(state, "foul")),
         "miss": _served(text["miss"], _action(state, "miss"), {"type": "miss"}),
         "pick": _served(text["pick"], _any(state, "identify")),
@@ -323,6 +338,28 @@ def _health(reports: list[dict]) -> tuple[bool, str]:
     return False, f"SENSOR PROBLEM: {names}"
 
 
+def _ruling_text(state: dict, verdict: dict | None, players: list[str]) -> str:
+    """The last ruling, after what an undo just took back, if one did."""
+    words = (verdict or {}).get("words", "")
+    taken = state.get("taken_back")
+    if not isinstance(taken, dict):
+        return words
+    if taken.get("type") == "undo_shot":
+        said = f"Taken back: {taken.get('shot')}."
+    else:
+        said = f"Taken back: {_input_words(taken.get('input') or {}, players)}."
+    return f"{said}\n{words}" if words else said
+
+
+def _undo_shot_text(shot: dict | None) -> str:
+    """What a tap on "Take back the shot" takes back, in the daemon's words."""
+    if not isinstance(shot, dict):
+        return ""
+    count = shot.get("inputs")
+    inputs = f" ({count} input{'s' if count != 1 else ''})" if isinstance(count, int) else ""
+    return f"{shot.get('shot')}{inputs}"
+
+
 def _undo_text(target: dict | None, players: list[str]) -> str:
     """What a tap on Undo takes back, in words."""
     if target is None:
@@ -378,7 +415,7 @@ def match_start(players: tuple[str, str], race: tuple[int, int], breaker: int,
 
 #: Screens a player opens and closes; a new state never takes one away (the daemon's settle must not
 #: close the foul menu under a finger).
-OPENED_BY_HAND = frozenset({"fouls", "picker", "undo", "more", "settings", "setup"})
+OPENED_BY_HAND = frozenset({"fouls", "picker", "undo", "take_back", "more", "settings", "setup"})
 
 
 def next_screen(current: str, shown: View, dismissed: set | frozenset = frozenset(),

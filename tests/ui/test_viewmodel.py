@@ -178,6 +178,43 @@ def test_undo_says_what_it_takes_back_for_each_kind_of_input(referee):
         assert view(play(referee, item)).undo_text == "Undo takes back: " + words, item
 
 
+BEN_BAD_HIT_POCKETING_3 = [{"type": "strike"}, {"type": "first_contact", "ball": 5}, {"type": "pocket", "ball": 3},
+                           {"type": "settle"}]
+
+
+def test_a_disputed_ruling_is_offered_corrections_first_then_the_shot_taken_back_in_words(referee):
+    started(referee)
+    v = view(play(referee, *BREAK_EMPTY, *BEN_BAD_HIT_POCKETING_3))
+    assert v.ruling_text.startswith("Foul 5.8")
+    assert v.buttons["call_foul"].enabled and v.buttons["off_table"].enabled  # a late foul, a ball off the table
+    name_ball = v.buttons["name_ball"]
+    assert not name_ball.enabled and name_ball.why == "No pocketed ball is waiting to be named."
+    assert v.buttons["undo_shot"].enabled and v.buttons["undo_shot"].request == {"type": "undo_shot"}
+    assert v.undo_shot_text == "Ben's shot, the 3 pocketed, foul 5.8 (4 inputs)"
+    back = view(play(referee, v.buttons["undo_shot"].request))
+    assert back.ruling_text.splitlines() == ["Taken back: Ben's shot, the 3 pocketed, foul 5.8.",
+                                             "Legal break (5.4) by Ana. Ben to shoot. Ben may push out (5.5)."]
+    assert back.status_text == "Ben to shoot" and [b.number for b in back.balls] == list(range(1, 10))
+    assert back.undo_shot_text == "Ana's break (7 inputs)" and not back.reopened_text
+    assert view(play(referee, *BEN_BAD_HIT_POCKETING_3[:1])).ruling_text.startswith("Legal break")  # said once
+
+
+def test_a_shot_reopened_by_undo_says_so_and_offers_shot_over(referee):
+    started(referee)
+    v = view(play(referee, *BREAK_EMPTY))
+    assert not v.reopened_text and not v.buttons["settle"].enabled
+    assert v.buttons["settle"].why == "No shot is in progress: there is nothing to end."
+    reopened = view(play(referee, {"type": "undo"}))
+    assert reopened.reopened_text == "SHOT OPEN AGAIN: call a foul or name a ball, then tap Shot over"
+    assert reopened.ruling_text == "Taken back: the end of the shot (the table came to rest)."
+    assert reopened.buttons["settle"].enabled and reopened.buttons["settle"].request == {"type": "settle"}
+    assert reopened.buttons["settle"].text == "Shot over"
+    over = view(play(referee, {"type": "foul", "reason": "bad_hit"}))
+    assert not over.reopened_text and over.buttons["settle"].enabled  # put right: the timer runs again
+    ended = view(play(referee, over.buttons["settle"].request))
+    assert ended.ruling_text.startswith("Foul 5.4") and not ended.buttons["settle"].enabled
+
+
 def test_rack_mode_and_a_sensor_down_are_shown(referee):
     started(referee)
     v = view(play(referee, {"cmd": "rack_mode", "on": True}))
@@ -228,8 +265,8 @@ def test_along_simulated_matches_every_enabled_button_is_accepted(referee, seed)
         assert bool(v.warning_text) == (state["warning"] and state["match_winner"] is None)
         taps = [*v.buttons.items(), *v.fouls, *((f"off_table {b.number}", button) for b, button in v.off_table)]
         for name, button in taps:
-            if not button.enabled or button.request is None or name == "undo":
-                continue
+            if not button.enabled or button.request is None or name in ("undo", "undo_shot"):
+                continue  # taken back by an undo, they cannot be tried and put back
             # The state does not show the shot on: the daemon refuses these and the screen shows why.
             if name == "miss" and down_in_shot != set():
                 continue
@@ -241,8 +278,9 @@ def test_along_simulated_matches_every_enabled_button_is_accepted(referee, seed)
                 play(referee, {"type": "undo"})
             elif "cmd" in button.request:
                 play(referee, {"cmd": "rack_mode", "on": state["rack_mode"]})
-            assert {k: v for k, v in referee.state().items() if k != "seq"} == \
-                   {k: v for k, v in state.items() if k != "seq"}
+            # What the undo that put it back took back, and a shot it reopened, are the only differences.
+            after_undo = {k: v for k, v in referee.state().items() if k not in ("seq", "taken_back", "shot_reopened")}
+            assert after_undo == {k: v for k, v in state.items() if k not in ("seq", "taken_back", "shot_reopened")}
 
 
 def test_the_buttons_follow_the_served_actions_alone(referee):
