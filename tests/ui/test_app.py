@@ -178,6 +178,67 @@ def test_undo_shows_what_it_takes_back_and_takes_it_back(screen, table):
     assert screen.current == "live" and table.play({"cmd": "state"})["seq"] == 7
 
 
+BREAK_POCKETING_3_AND_5 = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 2},
+                           {"type": "pocket", "ball": 3}, {"type": "pocket", "ball": 5}, {"type": "settle"}]
+
+
+def test_a_whole_shot_is_taken_back_with_one_tap_and_one_confirm(screen, table):
+    started(screen, table)
+    before = table.play({"cmd": "state"})
+    table.play(*BREAK_POCKETING_3_AND_5)
+    screen.wait_for(lambda: screen.balls() == [1, 2, 4, 6, 7, 8, 9], "the 3 and 5 down")
+    screen.tap_id("undo")
+    assert screen.current == "undo" and screen.text("title") == "Is the ruling wrong? Put it right first:"
+    assert screen.text("take_back") == "Take back the shot: Ana's break, the 3 and 5 pocketed (6 inputs)"
+    screen.tap_id("take_back")                                                # the one tap
+    assert screen.current == "take_back" and screen.text("question") == "Take back the whole shot?"
+    assert screen.text("shot") == "Ana's break, the 3 and 5 pocketed (6 inputs)"
+    screen.tap_id("confirm_shot")                                             # the one confirm
+    screen.wait_for(lambda: screen.current == "live" and screen.balls() == list(range(1, 10)), "the break taken back")
+    assert screen.text("ruling") == "Taken back: Ana's break, the 3 and 5 pocketed."
+    assert screen.text("status") == "Ana to shoot: BALL IN HAND"
+    after = table.play({"cmd": "state"})
+    assert after["seq"] == len(BREAK_POCKETING_3_AND_5) + 1
+    assert {k: v for k, v in after.items() if k not in ("seq", "taken_back")} == \
+           {k: v for k, v in before.items() if k not in ("seq", "taken_back")}
+
+
+def test_a_disputed_ruling_is_put_right_by_a_late_foul_from_the_undo_screen(screen, table):
+    started(screen, table)
+    table.play(*LEGAL_BREAK, {"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 2},
+               {"type": "settle"})
+    screen.wait_for(lambda: screen.text("ruling").startswith("Ben pocketed the 2"), "Ben's shot ruled legal")
+    screen.tap_id("undo")
+    assert [screen.text(id_) for id_ in ("call_foul", "name_ball", "off_table")] == [
+        "Call a foul on that shot", "Name the pocketed ball", "A ball left the table"]
+    assert screen.widget("name_ball").off  # every ball down was named by the sensors
+    screen.tap_id("call_foul")
+    assert screen.current == "fouls"
+    screen.tap_text("Bad hit  5.8")
+    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == "Ana to shoot: BALL IN HAND",
+                    "the ruling put right")
+    assert screen.text("ruling").startswith("Foul 5.8")
+    assert [item["type"] for item in [table.play({"cmd": "state"})["undo"]]] == ["foul"]  # nothing was undone
+
+
+def test_a_shot_reopened_by_undo_waits_and_says_so_until_shot_over(screen, table):
+    started(screen, table)
+    table.play(*LEGAL_BREAK)
+    screen.wait_for(lambda: screen.text("status") == "Ben to shoot", "the break ruled")
+    assert not screen.visible(screen.widget("shot_over"))
+    screen.tap_id("undo")
+    screen.tap_id("confirm")
+    screen.wait_for(lambda: screen.current == "live" and screen.text("warning").startswith("SHOT OPEN AGAIN"),
+                    "the shot open again")
+    assert screen.text("warning") == "SHOT OPEN AGAIN: call a foul or name a ball, then tap Shot over"
+    assert screen.text("ruling") == "Taken back: the end of the shot (the table came to rest)."
+    assert screen.visible(screen.widget("shot_over")) and screen.text("shot_over") == "Shot over"
+    screen.tap_id("shot_over")
+    screen.wait_for(lambda: screen.text("status") == "Ben to shoot" and not screen.text("warning"), "the shot over")
+    assert not screen.visible(screen.widget("shot_over")) and screen.text("ruling").startswith("Legal break")
+    assert table.play({"cmd": "state"})["undo"]["type"] == "settle"
+
+
 def test_two_fouls_raise_the_warning_banner(screen, table):
     started(screen, table)
     table.play(*LEGAL_BREAK, *BAD_HIT, *BAD_HIT, *BAD_HIT)
@@ -341,7 +402,15 @@ def test_screenshots_of_every_screen(screen, table, size):
     screen.tap_id("back")
     screen.tap_id("undo")
     shots.append(screen.screenshot("undo"))
+    screen.tap_id("take_back")
+    shots.append(screen.screenshot("take-back-shot"))
     screen.tap_id("back")
+    screen.tap_id("confirm")  # one input: the settle; the shot is open again, waiting for the players
+    screen.wait_for(lambda: screen.current == "live" and screen.text("warning").startswith("SHOT OPEN"),
+                    "the shot open again")
+    shots.append(screen.screenshot("live-shot-reopened"))
+    screen.tap_id("shot_over")
+    screen.wait_for(lambda: not screen.text("warning") and screen.text("status") == "Ben to shoot", "the shot over")
     screen.tap_id("more")
     shots.append(screen.screenshot("more"))
     screen.tap_id("settings")
