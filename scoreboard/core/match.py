@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from scoreboard.core.inputs import Input, MatchStart, Miss, Settle, Strike, Undo, UndoShot
 from scoreboard.core.rules import RULES_VERSION, RuleError, State, Step, Verdict, evolve, start
+from scoreboard.core.rules.decide import decide
 
 CHECKPOINT_EVERY = 64
 _applied = tuple.__new__  # builds an Applied without its Python-level __new__: apply is the hot path
@@ -163,9 +164,12 @@ class Match:
             else:
                 break   # a foul between shots after it: the shot's own ruling is the one before
         inputs = tuple(applied.item for applied in taken)
-        if verdict is None:
-            return LastShot(inputs, self.closed().verdict, in_progress=True)
-        return LastShot(inputs, verdict)
+        if verdict is not None:
+            return LastShot(inputs, verdict)
+        shot = self._state.shot   # nothing ended it: the shot is still in progress, ruled as if it ended now
+        if shot is None:
+            raise AssertionError("a shot began, gave no verdict and is not in progress")
+        return LastShot(inputs, decide(self._state.setup, shot)[1], in_progress=True)
 
     @property
     def applied_count(self) -> int:
