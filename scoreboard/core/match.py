@@ -112,8 +112,7 @@ class Match:
         if state is before:
             return step
         applied = self._applied
-        if (state.shot is not None and (before.shot is None or kind is Strike)
-                or (kind is Miss and before.shot is None)):
+        if (before.shot is None or kind is Strike) and (state.shot is not None or kind is Miss):   # a shot began
             self._shot_starts.append(len(applied))
         applied.append(_applied(Applied, (item, position, verdict, amends)))
         self._state = state
