@@ -520,11 +520,12 @@ def test_undo_shot_goes_back_to_the_moment_before_the_last_shot_began(log):
         while not kept[-1][1]:
             kept.pop()
         (state, lines), _ = kept.pop()
+        assert len(match.last_shot().inputs) == match.applied_count - len(kept)
         match.apply(UndoShot())
         assert match.state == state and match.shot_lines() == lines
     with pytest.raises(RuleError, match="no shot to take back"):
         match.apply(UndoShot())
-    assert match.applied_count == len(kept)
+    assert match.applied_count == len(kept) and match.last_shot() is None
 
 
 # --- 4. Balls only leave the table --------------------------------------------------------------
