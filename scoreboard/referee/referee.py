@@ -155,9 +155,12 @@ class Referee:
             self.match_id, self.match, self.seq = None, None, 0
             return
         match_id, log = current
-        self.match = Match.resume(log, self.store.rules_version(match_id))
+        rules_version = self.store.rules_version(match_id)
+        self.match = Match.resume(log, rules_version)
         self.match_id, self.seq = match_id, len(log) - 1
         self.taken_back = None
+        if len(log) > 1 and type(log[-1]) in (Undo, UndoShot):  # the state is the fold of the log: so is this
+            self.taken_back = _taking_back(Match.resume(log[:-1], rules_version), log[-1])
         last_t = max((item.t for item in log if item.t is not None), default=0.0)
         self._base = self._clock() - last_t  # the match's t goes on from where the log stopped
         self.timer.resumed(self.now(), self.match.state, log[-1])
