@@ -112,6 +112,8 @@ venue_bridge() {
             remove "$VENUE_CA"
         fi
     elif [[ -f $P$VENUE_SETTINGS ]]; then
+        [[ -f $P$VENUE_SECRET ]] \
+            || die "$VENUE_SECRET is gone: run install.sh --venue ... again (or --no-venue to remove the bridge)"
         settle file 0644 root:root "$VENUE_SETTINGS"
         settle file 0600 root:root "$VENUE_SECRET"
         [[ ! -e $P$VENUE_CA ]] || settle file 0644 root:root "$VENUE_CA"
@@ -189,9 +191,14 @@ venue_server() {
         settle file 0600 mosquitto:mosquitto "$VENUE_KEY"
         tls=(--tls)
     fi
-    write 0644 root:root "$VENUE_BROKER" < <(bridge_text venue "${tls[@]}")
-    write 0600 mosquitto:mosquitto "$VENUE_ACL" < <(bridge_text venue-acl "${ids[@]}")
-    write 0644 root:root "$VENUE_BOARD_ACL" < <(bridge_text board-acl)
+    # Rendered first: a failure in a process substitution would go unnoticed and install an empty file.
+    local listeners tables_acl readers_acl
+    listeners=$(bridge_text venue "${tls[@]}")
+    tables_acl=$(bridge_text venue-acl "${ids[@]}")
+    readers_acl=$(bridge_text board-acl)
+    write 0644 root:root "$VENUE_BROKER" <<<"$listeners"
+    write 0600 mosquitto:mosquitto "$VENUE_ACL" <<<"$tables_acl"
+    write 0644 root:root "$VENUE_BOARD_ACL" <<<"$readers_acl"
 
     [[ -f $P$VENUE_PASSWD ]] || : >"$P$VENUE_PASSWD"
     for id in "${ids[@]}"; do
