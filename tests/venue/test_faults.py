@@ -89,6 +89,7 @@ def test_the_venue_broker_killed_during_play_comes_back_to_every_tables_state_wi
             last = table.state()
             second.wait_for(f"devetka/{table.id}/event", lambda value, seq=last["seq"]: value["seq"] == seq)
             assert orjson.loads(retained(venue, f"devetka/{table.id}/state", transport="websockets").payload) == last
+            assert retained(venue, f"devetka/{table.id}/availability", transport="websockets").payload == b"online"
             assert_no_event_lost(first.events(table.id) + second.events(table.id), table)
             assert table.state()["seq"] > 7 + 1  # inputs were refereed while the venue was down
     finally:
@@ -129,9 +130,11 @@ def test_a_table_whose_power_is_pulled_is_seen_offline_by_its_bridges_keepalive(
         assert not retained_flag
         report(f"t3 frozen (SIGSTOP) -> 0 on devetka/t3/bridge, keepalive {TEST_KEEPALIVE_S} s "
                f"(2.0.11's bound {TEST_KEEPALIVE_S * 3 // 2 + 1 + 6} s)", gone - frozen)
-        # Its last state stays retained on the venue: only the bridge topic says it is not live.
+        # Its last state stays retained on the venue, and so does its daemon's "online" (the daemon's will went to
+        # the table's own broker, which is frozen too): only the bridge topic says the table is not live.
         stale = orjson.loads(retained(venue, "devetka/t3/state", transport="websockets").payload)
         assert stale["match_id"] is not None
+        assert retained(venue, "devetka/t3/availability", transport="websockets").payload == b"online"
     finally:
         thawed = time.monotonic()
         table.thaw()
