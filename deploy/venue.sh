@@ -116,7 +116,10 @@ venue_bridge() {
             || die "$VENUE_SECRET is gone: run install.sh --venue ... again (or --no-venue to remove the bridge)"
         settle file 0644 root:root "$VENUE_SETTINGS"
         settle file 0600 root:root "$VENUE_SECRET"
-        [[ ! -e $P$VENUE_CA ]] || settle file 0644 root:root "$VENUE_CA"
+        if [[ -e $P$VENUE_CA ]]; then
+            settle dir 0755 root:root /etc/mosquitto/certs
+            settle file 0644 root:root "$VENUE_CA"
+        fi
     else
         remove "$TABLE_BRIDGE"  # a bridge whose settings are gone (deleted by hand) is not kept half-made
         return 0
