@@ -232,6 +232,7 @@ venue_server() {
     fi
 
     for id in "${fresh[@]}"; do
+        [[ " ${ids[*]} " == *" $id "* ]] || continue  # added and removed in one run
         say "venue table $id: login $id, password ${secrets[$id]} (kept in $VENUE_TABLES)"
         say "  on table $id: sudo deploy/install.sh --venue $(hostname).local --venue-user $id --venue-password-file -"
     done
