@@ -112,9 +112,14 @@ venue_bridge() {
             remove "$VENUE_CA"
         fi
     elif [[ -f $P$VENUE_SETTINGS ]]; then
+        [[ -f $P$VENUE_SECRET ]] \
+            || die "$VENUE_SECRET is gone: run install.sh --venue ... again (or --no-venue to remove the bridge)"
         settle file 0644 root:root "$VENUE_SETTINGS"
         settle file 0600 root:root "$VENUE_SECRET"
-        [[ ! -e $P$VENUE_CA ]] || settle file 0644 root:root "$VENUE_CA"
+        if [[ -e $P$VENUE_CA ]]; then
+            settle dir 0755 root:root /etc/mosquitto/certs
+            settle file 0644 root:root "$VENUE_CA"
+        fi
     else
         remove "$TABLE_BRIDGE"  # a bridge whose settings are gone (deleted by hand) is not kept half-made
         return 0
@@ -189,9 +194,14 @@ venue_server() {
         settle file 0600 mosquitto:mosquitto "$VENUE_KEY"
         tls=(--tls)
     fi
-    write 0644 root:root "$VENUE_BROKER" < <(bridge_text venue "${tls[@]}")
-    write 0600 mosquitto:mosquitto "$VENUE_ACL" < <(bridge_text venue-acl "${ids[@]}")
-    write 0644 root:root "$VENUE_BOARD_ACL" < <(bridge_text board-acl)
+    # Rendered first: a failure in a process substitution would go unnoticed and install an empty file.
+    local listeners tables_acl readers_acl
+    listeners=$(bridge_text venue "${tls[@]}")
+    tables_acl=$(bridge_text venue-acl "${ids[@]}")
+    readers_acl=$(bridge_text board-acl)
+    write 0644 root:root "$VENUE_BROKER" <<<"$listeners"
+    write 0600 mosquitto:mosquitto "$VENUE_ACL" <<<"$tables_acl"
+    write 0644 root:root "$VENUE_BOARD_ACL" <<<"$readers_acl"
 
     [[ -f $P$VENUE_PASSWD ]] || : >"$P$VENUE_PASSWD"
     for id in "${ids[@]}"; do
@@ -222,6 +232,7 @@ venue_server() {
     fi
 
     for id in "${fresh[@]}"; do
+        [[ " ${ids[*]} " == *" $id "* ]] || continue  # added and removed in one run
         say "venue table $id: login $id, password ${secrets[$id]} (kept in $VENUE_TABLES)"
         say "  on table $id: sudo deploy/install.sh --venue $(hostname).local --venue-user $id --venue-password-file -"
     done

@@ -111,15 +111,28 @@ def render_table_bridge(table_id: str, host: str, port: int, user: str, password
     return "\n".join(lines) + "\n"
 
 
-def render_venue_broker(tls: bool = False) -> str:
+def render_venue_broker(tls: bool = False, *, tables_port: int = VENUE_TABLES_PORT,
+                        readers_port: int = VENUE_READERS_PORT, websockets_port: int = VENUE_WEBSOCKETS_PORT,
+                        tls_port: int = VENUE_TLS_PORT, bind: str = "", etc: str = "/etc/mosquitto") -> str:
     """The venue broker's ``conf.d`` file: a listener for the tables' bridges (one login each, the ACL), and two
     for readers, MQTT and WebSockets (anyone, read only). With ``tls``, the tables may also come over TLS, with the
     venue's certificate and key at VENUE_CERT_FILE and VENUE_KEY_FILE. Debian's mosquitto.conf before it keeps the
-    pid and log file."""
-    tables = ["allow_anonymous false", "use_username_as_clientid true", f"password_file {VENUE_PASSWORD_FILE}",
-              f"acl_file {VENUE_TABLES_ACL_FILE}"]
+    pid and log file.
+
+    The defaults are what install.sh ships. A venue of its own elsewhere (a demo, a test) moves the ports, binds
+    every listener to ``bind`` (an IP address: WebSockets listeners take no host name) and keeps its password file,
+    ACLs, certificate and key in ``etc`` instead of /etc/mosquitto.
+    """
+    def moved(path: str) -> str:
+        return etc + path.removeprefix("/etc/mosquitto")
+
+    def listener(port: int) -> str:
+        return f"listener {port} {bind}" if bind else f"listener {port}"
+
+    tables = ["allow_anonymous false", "use_username_as_clientid true", f"password_file {moved(VENUE_PASSWORD_FILE)}",
+              f"acl_file {moved(VENUE_TABLES_ACL_FILE)}"]
     over_tls = ["", "# The tables over TLS (a bar's Wi-Fi): the same logins and ACL, the venue's certificate.",
-                f"listener {VENUE_TLS_PORT}", f"certfile {VENUE_CERT_FILE}", f"keyfile {VENUE_KEY_FILE}",
+                listener(tls_port), f"certfile {moved(VENUE_CERT_FILE)}", f"keyfile {moved(VENUE_KEY_FILE)}",
                 "tls_version tlsv1.2", *tables]
     return "\n".join([
         "# The venue's broker (docs/venue.md). Made by deploy/install.sh --venue-server from",
@@ -134,21 +147,21 @@ def render_venue_broker(tls: bool = False) -> str:
         "",
         "# The tables: each bridge logs in as its table (install.sh --venue-add-table) and may write only under",
         "# devetka/<its id>/. The login is its client id too, so no table can push another's bridge off.",
-        f"listener {VENUE_TABLES_PORT}",
+        listener(tables_port),
         *tables,
         *(over_tls if tls else []),
         "",
         "# Readers: the venue board in browsers (WebSockets), Home Assistant, Node-RED, mosquitto_sub (MQTT). No",
         "# login, read only: a password every visitor's browser carries is no secret; what matters is that no",
         "# reader can write.",
-        f"listener {VENUE_READERS_PORT}",
+        listener(readers_port),
         "allow_anonymous true",
-        f"acl_file {VENUE_BOARD_ACL_FILE}",
+        f"acl_file {moved(VENUE_BOARD_ACL_FILE)}",
         "",
-        f"listener {VENUE_WEBSOCKETS_PORT}",
+        listener(websockets_port),
         "protocol websockets",
         "allow_anonymous true",
-        f"acl_file {VENUE_BOARD_ACL_FILE}",
+        f"acl_file {moved(VENUE_BOARD_ACL_FILE)}",
     ]) + "\n"
 
 

@@ -10,7 +10,7 @@ from tests.deploy.staging import install
 from tests.venue.hall import Board, VenueBroker, start_table, venue_logins
 
 TABLE_IDS = ("t1", "t2", "t3")  # tables that play
-SPARE_IDS = ("t4", "t5")  # logins on the venue with no table behind them, for the security tests
+SPARE_IDS = ("t4", "t5", "c1")  # logins with no table behind them: the security tests', the control bridge's
 
 
 @pytest.fixture(scope="package")

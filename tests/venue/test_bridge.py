@@ -83,6 +83,17 @@ def test_with_tls_the_tables_may_also_come_over_tls_with_the_same_logins_and_acl
     assert text[tls + 4 + readers - tables - 1:] == plain[readers:]
 
 
+def test_a_venue_elsewhere_moves_only_its_ports_addresses_and_files():
+    """What a demo or a test runs is the shipped text with those words changed, and nothing else."""
+    shipped = bridge.render_venue_broker(tls=True)
+    moved = bridge.render_venue_broker(tls=True, tables_port=11883, readers_port=11884, websockets_port=19001,
+                                       tls_port=18883, bind="127.0.0.1", etc="/tmp/venue")
+    for port, here in ((bridge.VENUE_TABLES_PORT, 11883), (bridge.VENUE_READERS_PORT, 11884),
+                       (bridge.VENUE_WEBSOCKETS_PORT, 19001), (bridge.VENUE_TLS_PORT, 18883)):
+        shipped = shipped.replace(f"listener {port}\n", f"listener {here} 127.0.0.1\n")
+    assert moved == shipped.replace(" /etc/mosquitto/", " /tmp/venue/")
+
+
 def test_each_table_login_writes_under_its_own_id_and_browsers_only_read():
     assert lines(bridge.render_venue_acl(["t1", "t2"])) == ["user t1", "topic write devetka/t1/#",
                                                              "user t2", "topic write devetka/t2/#"]

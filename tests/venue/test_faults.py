@@ -9,10 +9,13 @@ import os
 import signal
 import subprocess
 import time
+from contextlib import contextmanager
 
 import orjson
 import pytest
 
+from scoreboard.sim.broker import ConfiguredBroker
+from scoreboard.venue.bridge import BRIDGED_TOPICS, render_table_bridge
 from tests.live import ANA_BEN, DEVETKA, LEGAL_BREAK, TIMEOUT
 from tests.venue.hall import TEST_KEEPALIVE_S, Board
 from tests.watcher import retained
@@ -50,49 +53,75 @@ def begin(table, board) -> None:
     board.wait_for(f"devetka/{table.id}/state", same_state(table))
 
 
+@contextmanager
+def whole_prefix_bridge(venue):
+    """The control of the bridge's topics: a table broker (login c1, no daemon) bridged as the shipped text says but
+    with ``topic devetka/c1/# out 1``, which takes in the bridge's own notification topic."""
+    shipped = render_table_bridge("c1", "127.0.0.1", venue.tables_port, "c1", venue.logins["c1"])
+    named = "".join(f"topic devetka/c1/{topic} out 1\n" for topic in BRIDGED_TOPICS)
+    assert named in shipped
+    broker = ConfiguredBroker()
+    broker.config_text = (f"listener {broker.port} 127.0.0.1\nallow_anonymous true\n"
+                          + shipped.replace(named, "topic devetka/c1/# out 1\n"))
+    with broker:
+        yield broker
+
+
 def test_the_venue_broker_killed_during_play_comes_back_to_every_tables_state_with_every_event(tables, venue):
-    first = Board(venue)
-    try:
-        for table in tables.values():
-            begin(table, first)
-        killed = time.monotonic()
-        venue.kill()
-    finally:
-        first.close()
-    try:
-        # The tables referee on: their local APIs answer every input while the venue is away.
-        while time.monotonic() < killed + OUTAGE_S:
+    with whole_prefix_bridge(venue) as whole:
+        first = Board(venue)
+        try:
             for table in tables.values():
-                table.play(*SHOT)
-            time.sleep(min(1.0, max(0.0, killed + OUTAGE_S - time.monotonic())))
-        # The board must be listening before the first bridge is back, or it would miss the events the bridges
-        # kept: the tables' brokers are held (SIGSTOP, a few ms) while the venue starts and the board subscribes.
-        for table in tables.values():
-            table.broker.process.send_signal(signal.SIGSTOP)
-        venue.start()
-        second = Board(venue)
-    finally:
-        if venue.process.poll() is not None:
+                begin(table, first)
+            first.wait_for("devetka/c1/bridge", lambda value: value == 1)
+            killed = time.monotonic()
+            venue.kill()
+        finally:
+            first.close()
+        held = [table.broker.process for table in tables.values()] + [whole.process]
+        try:
+            # The tables referee on: their local APIs answer every input while the venue is away.
+            while time.monotonic() < killed + OUTAGE_S:
+                for table in tables.values():
+                    table.play(*SHOT)
+                time.sleep(min(1.0, max(0.0, killed + OUTAGE_S - time.monotonic())))
+            # The board must be listening before the first bridge is back, or it would miss the events the bridges
+            # kept: the tables' brokers are held (SIGSTOP, a few ms) while the venue starts and the board subscribes.
+            for process in held:
+                process.send_signal(signal.SIGSTOP)
             venue.start()
-        back = time.monotonic()
-        for table in tables.values():
-            table.thaw()
-    try:
-        report(f"venue broker dead for (SIGKILL to restart; {OUTAGE_S:g} s wanted)", back - killed)
-        for table in tables.values():
-            reconnected, _, retained_flag = second.wait_for(f"devetka/{table.id}/bridge", lambda value: value == 1)
-            assert not retained_flag, "the board subscribed after the bridge was back: the test would miss events"
-            settled, _, _ = second.wait_for(f"devetka/{table.id}/state", same_state(table))
-            report(f"{table.id}: venue back -> bridge reconnected", reconnected - back)
-            report(f"{table.id}: bridge reconnected -> the table's last state on the venue", settled - reconnected)
-        for table in tables.values():
-            last = table.state()
-            second.wait_for(f"devetka/{table.id}/event", lambda value, seq=last["seq"]: value["seq"] == seq)
-            assert orjson.loads(retained(venue, f"devetka/{table.id}/state", transport="websockets").payload) == last
-            assert_no_event_lost(first.events(table.id) + second.events(table.id), table)
-            assert table.state()["seq"] > 7 + 1  # inputs were refereed while the venue was down
-    finally:
-        second.close()
+            second = Board(venue)
+        finally:
+            if venue.process.poll() is not None:
+                venue.start()
+            back = time.monotonic()
+            for process in held:
+                process.send_signal(signal.SIGCONT)
+        try:
+            report(f"venue broker dead for (SIGKILL to restart; {OUTAGE_S:g} s wanted)", back - killed)
+            for table in tables.values():
+                reconnected, _, retained_flag = second.wait_for(f"devetka/{table.id}/bridge", lambda value: value == 1)
+                assert not retained_flag, "the board subscribed after the bridge was back: the test would miss events"
+                settled, _, _ = second.wait_for(f"devetka/{table.id}/state", same_state(table))
+                report(f"{table.id}: venue back -> bridge reconnected", reconnected - back)
+                report(f"{table.id}: bridge reconnected -> the table's last state on the venue", settled - reconnected)
+            for table in tables.values():
+                last = table.state()
+                second.wait_for(f"devetka/{table.id}/event", lambda value, seq=last["seq"]: value["seq"] == seq)
+                assert orjson.loads(retained(venue, f"devetka/{table.id}/state", transport="websockets").payload) \
+                    == last
+                assert retained(venue, f"devetka/{table.id}/availability", transport="websockets").payload == b"online"
+                assert retained(venue, f"devetka/{table.id}/bridge", transport="websockets").payload == b"1"
+                assert_no_event_lost(first.events(table.id) + second.events(table.id), table)
+                assert table.state()["seq"] > 7 + 1  # inputs were refereed while the venue was down
+            # The control: its bridge is up (its own broker says 1), and yet the copies of its notification that it
+            # forwarded after its "1" (the 0s of its failed tries) leave the venue with 0 for it.
+            up, _, _ = second.wait_for("devetka/c1/bridge", lambda value: value == 1)
+            second.wait_for("devetka/c1/bridge", lambda value: value == 0, since=up)
+            assert retained(whole, "devetka/c1/bridge").payload == b"1"
+            assert retained(venue, "devetka/c1/bridge", transport="websockets").payload == b"0"
+        finally:
+            second.close()
 
 
 def test_a_tables_broker_killed_and_restarted_gets_its_state_to_the_venue_again(tables, board):
@@ -129,9 +158,11 @@ def test_a_table_whose_power_is_pulled_is_seen_offline_by_its_bridges_keepalive(
         assert not retained_flag
         report(f"t3 frozen (SIGSTOP) -> 0 on devetka/t3/bridge, keepalive {TEST_KEEPALIVE_S} s "
                f"(2.0.11's bound {TEST_KEEPALIVE_S * 3 // 2 + 1 + 6} s)", gone - frozen)
-        # Its last state stays retained on the venue: only the bridge topic says it is not live.
+        # Its last state stays retained on the venue, and so does its daemon's "online" (the daemon's will went to
+        # the table's own broker, which is frozen too): only the bridge topic says the table is not live.
         stale = orjson.loads(retained(venue, "devetka/t3/state", transport="websockets").payload)
         assert stale["match_id"] is not None
+        assert retained(venue, "devetka/t3/availability", transport="websockets").payload == b"online"
     finally:
         thawed = time.monotonic()
         table.thaw()

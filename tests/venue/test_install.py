@@ -114,6 +114,9 @@ def test_tls_copies_the_ca_and_bridges_to_port_8883(tmp_path, password):
     assert "bridge_cafile /etc/mosquitto/certs/devetka-venue-ca.crt\n" in text
     assert manifest(root)["/etc/mosquitto/certs/devetka-venue-ca.crt"][:3] == ("file", "0644", "root:root")
     assert at(root, "/etc/mosquitto/certs/devetka-venue-ca.crt").read_text() == ca.read_text()
+    before = tree(root)
+    again = install(root)
+    assert again.returncode == 0 and tree(root) == before and "wrote" not in again.stderr
 
 
 def test_the_password_may_come_on_standard_input(tmp_path):

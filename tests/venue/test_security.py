@@ -6,9 +6,11 @@ follows, and the board's first message must be the allowed one. The logins t4 an
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from tests.deploy.broker import Peer, refused
+from tests.deploy.staging import credentials
 
 
 @pytest.fixture
@@ -79,3 +81,20 @@ def test_no_table_can_push_another_tables_bridge_off_with_its_client_id(peers, t
     board.subscribe("devetka/t4/check")
     impostor.publish("devetka/t4/check", "t4 as devetka-bridge-t1")
     assert board.live() == ("devetka/t4/check", "t4 as devetka-bridge-t1")
+
+
+def test_a_tables_own_listeners_serve_as_before_beside_the_bridge(tables):
+    """The bridge is one more client inside the table's broker: a dashboard on the table's own venue-network
+    listener (deploy.md, section 9) still reads the table's state with its login, and anonymous is still refused."""
+    table = tables["t1"]
+    dashboard, anonymous = Peer("dashboard"), Peer("anonymous")
+    try:
+        login = credentials(table.root)["dashboard"]
+        assert not dashboard.connect(table.broker.venue_port, "dashboard", login).is_failure
+        dashboard.subscribe("devetka/t1/state")
+        topic, payload, retained_flag = dashboard.next()
+        assert (topic, retained_flag, orjson.loads(payload)) == ("devetka/t1/state", True, table.state())
+        assert refused(anonymous.connect(table.broker.venue_port))
+    finally:
+        dashboard.close()
+        anonymous.close()

@@ -1,16 +1,20 @@
 """The venue broker's own choices (scoreboard/venue/bridge.py render_venue_broker), each against a control that
 shows the test would see it missing: nothing kept on disk under Debian's ``persistence true``, and a table's login
-as its client id, so a borrowed client id pushes no one off."""
+as its client id, so a borrowed client id pushes no one off; and a table added to a running venue."""
 
 from __future__ import annotations
 
 import shutil
+import signal
+import time
 
 import pytest
 
 from scoreboard.venue import bridge
-from tests.deploy.broker import Peer
-from tests.venue.hall import VenueBroker
+from tests.deploy.broker import Peer, refused
+from tests.deploy.staging import install
+from tests.live import TIMEOUT
+from tests.venue.hall import VenueBroker, venue_logins
 
 
 def variant(venue, tmp_path, drop: str):
@@ -59,5 +63,40 @@ def test_a_borrowed_client_id_pushes_no_table_off(venue, tmp_path, drop):
         assert ("t5 pushed off" in heard) == bool(drop), heard
     finally:
         for peer in (board, first, second):
+            peer.close()
+        broker.stop()
+
+
+def test_a_table_added_later_logs_in_after_a_reload_and_the_others_stay_connected(venue, tmp_path):
+    """install.sh --venue-add-table on a running venue only reloads Mosquitto (SIGHUP: password file and ACLs read
+    again, per listener): the new table's login works and a bridge already there is not dropped."""
+    broker = variant(venue, tmp_path, "")
+    board, there = Peer("board", transport="websockets"), Peer("t5")
+    try:
+        assert not board.connect(broker.port).is_failure
+        board.subscribe("devetka/+/check")
+        there.client.will_set("devetka/t5/check", "t5 dropped", qos=1)
+        assert not there.connect(broker.tables_port, "t5", venue.logins["t5"]).is_failure
+        there.client.reconnect_delay_set(60, 60)
+        run = install(tmp_path / "root", "--venue-add-table", "t6")
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.splitlines()[-1] == "would run: systemctl reload-or-restart mosquitto.service"
+        broker.process.send_signal(signal.SIGHUP)  # what Debian's unit does on reload
+        new = Peer("t6")
+        try:
+            deadline = time.monotonic() + TIMEOUT  # the reload is read at the broker's next loop
+            while refused(new.connect(broker.tables_port, "t6", venue_logins(tmp_path / "root")["t6"])):
+                new.close()
+                assert time.monotonic() < deadline, "t6 was never let in after the reload"
+                time.sleep(0.1)
+                new = Peer("t6")
+            new.publish("devetka/t6/check", "t6 in")
+            assert board.live() == ("devetka/t6/check", "t6 in")
+        finally:
+            new.close()
+        there.publish("devetka/t5/check", "t5 still here")
+        assert board.live() == ("devetka/t5/check", "t5 still here")
+    finally:
+        for peer in (board, there):
             peer.close()
         broker.stop()
