@@ -17,6 +17,9 @@ VENUE_ACL=/etc/mosquitto/devetka-venue.acl
 VENUE_BOARD_ACL=/etc/mosquitto/devetka-venue-board.acl
 VENUE_CERT=/etc/mosquitto/certs/devetka-venue.crt
 VENUE_KEY=/etc/mosquitto/certs/devetka-venue.key
+# The board (scoreboard/venue/board/), served by the venue broker's WebSockets listener (http_dir).
+VENUE_BOARD_DIR=/usr/share/devetka/board
+BOARD_FILES=(index.html board.css board.js vendor/mqtt.min.js vendor/LICENSE-mqtt.js.md vendor/VERSION)
 
 bridge_text() {  # bridge_text WHAT ARGS...: the text of scoreboard/venue/bridge.py, or stop with its error
     python3 "$BRIDGE_PY" "$@" || die "scoreboard/venue/bridge.py $1 failed (see above)"
@@ -202,6 +205,13 @@ venue_server() {
     write 0644 root:root "$VENUE_BROKER" <<<"$listeners"
     write 0600 mosquitto:mosquitto "$VENUE_ACL" <<<"$tables_acl"
     write 0644 root:root "$VENUE_BOARD_ACL" <<<"$readers_acl"
+    directory 0755 root:root /usr/share/devetka
+    directory 0755 root:root "$VENUE_BOARD_DIR"
+    directory 0755 root:root "$VENUE_BOARD_DIR/vendor"
+    local file
+    for file in "${BOARD_FILES[@]}"; do
+        put 0644 root:root "$REPO/scoreboard/venue/board/$file" "$VENUE_BOARD_DIR/$file"
+    done
 
     [[ -f $P$VENUE_PASSWD ]] || : >"$P$VENUE_PASSWD"
     for id in "${ids[@]}"; do
@@ -240,5 +250,5 @@ venue_server() {
     local over_tls=""
     (( ! ${#tls[@]} )) || over_tls=" (8883 over TLS)"
     say "done: tables bridge to port 1883$over_tls; readers: mqtt://$(hostname).local:1884," \
-        "browsers ws://$(hostname).local:9001"
+        "the board http://$(hostname).local:9001/"
 }

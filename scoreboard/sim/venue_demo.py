@@ -54,22 +54,17 @@ def table_ids(count: int) -> list[str]:
 
 class VenueBroker(ConfiguredBroker):
     """The venue's Mosquitto on the text ``install.sh --venue-server`` installs, only its ports and files moved (to
-    free loopback ports and this broker's folder), and the board served on its WebSockets listener (``http_dir``)."""
+    free loopback ports and this broker's folder); its WebSockets listener serves the board from the checkout."""
 
     def __init__(self, logins: dict[str, str]) -> None:
         super().__init__()
         self.tables_port, self.readers_port, self.websockets_port = self.port, free_port(), free_port()
-        files = {bridge.VENUE_PASSWORD_FILE: self.write_passwords("venue.passwd", logins),
-                 bridge.VENUE_TABLES_ACL_FILE: self.write("venue.acl", bridge.render_venue_acl(list(logins))),
-                 bridge.VENUE_BOARD_ACL_FILE: self.write("board.acl", bridge.render_board_acl())}
-        text = bridge.render_venue_broker()
-        moved = {bridge.VENUE_TABLES_PORT: self.tables_port, bridge.VENUE_READERS_PORT: self.readers_port,
-                 bridge.VENUE_WEBSOCKETS_PORT: self.websockets_port}
-        for shipped, here in moved.items():
-            text = _replace_once(text, f"listener {shipped}\n", f"listener {here} 127.0.0.1\n")
-        for installed, here in files.items():
-            text = _replace_once(text, f" {installed}\n", f" {here}\n")
-        self.config_text = text + f"http_dir {BOARD}\n"  # the WebSockets listener is the last one
+        self.write_passwords("devetka-venue.passwd", logins)
+        self.write("devetka-venue.acl", bridge.render_venue_acl(list(logins)))
+        self.write("devetka-venue-board.acl", bridge.render_board_acl())
+        self.config_text = bridge.render_venue_broker(
+            tables_port=self.tables_port, readers_port=self.readers_port, websockets_port=self.websockets_port,
+            bind="127.0.0.1", etc=str(self.folder), board_dir=str(BOARD))
 
 
 class TableBroker(ConfiguredBroker):
@@ -79,12 +74,6 @@ class TableBroker(ConfiguredBroker):
         super().__init__()
         bridge_text = bridge.render_table_bridge(table_id, "127.0.0.1", venue.tables_port, table_id, password)
         self.config_text = f"listener {self.port} 127.0.0.1\nallow_anonymous true\n\n{bridge_text}"
-
-
-def _replace_once(text: str, shipped: str, here: str) -> str:
-    if text.count(shipped) < 1:
-        raise BrokerError(f"the venue broker's config no longer has {shipped.strip()!r}: venue-demo must follow it")
-    return text.replace(shipped, here)
 
 
 class Table:

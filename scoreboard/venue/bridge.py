@@ -47,6 +47,9 @@ VENUE_TABLES_PORT = 1883
 VENUE_TLS_PORT = 8883
 VENUE_READERS_PORT = 1884
 VENUE_WEBSOCKETS_PORT = 9001
+#: Where install.sh --venue-server puts the board (scoreboard/venue/board/): its WebSockets listener serves it
+#: (http_dir), so the TV and the phones load the page from the broker they then read; one process, one port.
+VENUE_BOARD_DIR = "/usr/share/devetka/board"
 
 _NAME = re.compile(r"[A-Za-z0-9_-]+")  # a table id, as install.sh and the config check it
 _LOGIN = re.compile(r"[A-Za-z0-9_.-]+")
@@ -113,7 +116,8 @@ def render_table_bridge(table_id: str, host: str, port: int, user: str, password
 
 def render_venue_broker(tls: bool = False, *, tables_port: int = VENUE_TABLES_PORT,
                         readers_port: int = VENUE_READERS_PORT, websockets_port: int = VENUE_WEBSOCKETS_PORT,
-                        tls_port: int = VENUE_TLS_PORT, bind: str = "", etc: str = "/etc/mosquitto") -> str:
+                        tls_port: int = VENUE_TLS_PORT, bind: str = "", etc: str = "/etc/mosquitto",
+                        board_dir: str = VENUE_BOARD_DIR) -> str:
     """The venue broker's ``conf.d`` file: a listener for the tables' bridges (one login each, the ACL), and two
     for readers, MQTT and WebSockets (anyone, read only). With ``tls``, the tables may also come over TLS, with the
     venue's certificate and key at VENUE_CERT_FILE and VENUE_KEY_FILE. Debian's mosquitto.conf before it keeps the
@@ -121,7 +125,7 @@ def render_venue_broker(tls: bool = False, *, tables_port: int = VENUE_TABLES_PO
 
     The defaults are what install.sh ships. A venue of its own elsewhere (a demo, a test) moves the ports, binds
     every listener to ``bind`` (an IP address: WebSockets listeners take no host name) and keeps its password file,
-    ACLs, certificate and key in ``etc`` instead of /etc/mosquitto.
+    ACLs, certificate and key in ``etc`` instead of /etc/mosquitto, and serves the board from ``board_dir``.
     """
     def moved(path: str) -> str:
         return etc + path.removeprefix("/etc/mosquitto")
@@ -162,6 +166,8 @@ def render_venue_broker(tls: bool = False, *, tables_port: int = VENUE_TABLES_PO
         "protocol websockets",
         "allow_anonymous true",
         f"acl_file {moved(VENUE_BOARD_ACL_FILE)}",
+        "# The board itself: http://<this box>:9001/ (?table=ID for one table full screen).",
+        f"http_dir {board_dir}",
     ]) + "\n"
 
 

@@ -53,7 +53,8 @@ class VenueBroker(ShippedBroker):
         for shipped, here in moved.items():
             assert shipped in text, f"the venue broker's config no longer has {shipped!r}"
             text = text.replace(shipped, here)
-        text = DEBIAN_HEAD.format(folder=folder) + text.replace("/etc/mosquitto/", f"{root}/etc/mosquitto/")
+        text = DEBIAN_HEAD.format(folder=folder) + text.replace("/etc/mosquitto/", f"{root}/etc/mosquitto/").replace(
+            bridge.VENUE_BOARD_DIR, f"{root}{bridge.VENUE_BOARD_DIR}")
         text += "log_dest stderr\n" + ("user root\n" if os.geteuid() == 0 else "")
         self.config = folder / "mosquitto.conf"
         self.config.write_text(text)

@@ -68,7 +68,7 @@ def test_the_venue_broker_has_a_tables_listener_with_logins_and_read_only_listen
                                         f"acl_file {bridge.VENUE_TABLES_ACL_FILE}"]
     assert text[readers + 1:browsers] == ["allow_anonymous true", f"acl_file {bridge.VENUE_BOARD_ACL_FILE}"]
     assert text[browsers + 1:] == ["protocol websockets", "allow_anonymous true",
-                                   f"acl_file {bridge.VENUE_BOARD_ACL_FILE}"]
+                                   f"acl_file {bridge.VENUE_BOARD_ACL_FILE}", f"http_dir {bridge.VENUE_BOARD_DIR}"]
 
 
 def test_with_tls_the_tables_may_also_come_over_tls_with_the_same_logins_and_acl():

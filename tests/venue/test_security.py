@@ -98,3 +98,16 @@ def test_a_tables_own_listeners_serve_as_before_beside_the_bridge(tables):
     finally:
         dashboard.close()
         anonymous.close()
+
+
+def test_the_installed_venue_serves_the_board_it_was_given(venue):
+    """``install.sh --venue-server`` puts the board in place and the WebSockets listener serves it (http_dir)."""
+    import urllib.request
+
+    from tests.paths import REPO
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{venue.port}/", timeout=30) as page:
+        served = page.read()
+    assert served == (REPO / "scoreboard/venue/board/index.html").read_bytes()
+    with urllib.request.urlopen(f"http://127.0.0.1:{venue.port}/vendor/mqtt.min.js", timeout=30) as script:
+        assert script.read() == (REPO / "scoreboard/venue/board/vendor/mqtt.min.js").read_bytes()
