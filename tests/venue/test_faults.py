@@ -17,6 +17,7 @@ import pytest
 from scoreboard.sim.broker import ConfiguredBroker
 from scoreboard.venue.bridge import BRIDGED_TOPICS, render_table_bridge
 from tests.live import ANA_BEN, DEVETKA, LEGAL_BREAK, TIMEOUT
+from tests.venue.browser import Browser
 from tests.venue.hall import TEST_KEEPALIVE_S, Board
 from tests.watcher import retained
 
@@ -47,6 +48,27 @@ def assert_no_event_lost(board_events: list[dict], table) -> None:
     assert [event["input"] for event in inputs] == [orjson.loads(line) for line in export.stdout.splitlines()]
 
 
+def tile_shows(page: Browser, table, condition: str) -> None:
+    """Wait until the real board's tile of ``table`` satisfies a JS ``condition`` on ``tile`` (its element)."""
+    page.wait_for(f"(() => {{ const tile = document.querySelector('[data-table=\"{table.id}\"]');"
+                  f" return Boolean(tile) && ({condition}); }})()")
+
+
+def tile_is_live_at(page: Browser, table) -> None:
+    """The tile shows the table online at exactly the state its daemon serves now."""
+    state = table.state()
+    tile_shows(page, table, f"tile.dataset.seq === '{state['seq']}' && tile.dataset.match === '{state['match_id']}'"
+                            " && tile.dataset.online === 'true'")
+
+
+@pytest.fixture
+def page(venue):
+    """The board itself, in headless Chromium, loaded from the venue broker that serves it (its http_dir)."""
+    with Browser() as browser:
+        browser.open(f"http://127.0.0.1:{venue.port}/")
+        yield browser
+
+
 def begin(table, board) -> None:
     """A match begun and broken on ``table``, seen by ``board`` up to its last state."""
     table.play({"cmd": "new_match", "match_start": ANA_BEN}, *LEGAL_BREAK)
@@ -67,7 +89,7 @@ def whole_prefix_bridge(venue):
         yield broker
 
 
-def test_the_venue_broker_killed_during_play_comes_back_to_every_tables_state_with_every_event(tables, venue):
+def test_the_venue_broker_killed_during_play_comes_back_to_every_tables_state_with_every_event(tables, venue, page):
     with whole_prefix_bridge(venue) as whole:
         first = Board(venue)
         try:
@@ -120,6 +142,8 @@ def test_the_venue_broker_killed_during_play_comes_back_to_every_tables_state_wi
             second.wait_for("devetka/c1/bridge", lambda value: value == 0, since=up)
             assert retained(whole, "devetka/c1/bridge").payload == b"1"
             assert retained(venue, "devetka/c1/bridge", transport="websockets").payload == b"0"
+            for table in tables.values():  # the board page, open all along, converges to every table's exact state
+                tile_is_live_at(page, table)
         finally:
             second.close()
 
@@ -145,11 +169,12 @@ def test_a_tables_broker_killed_and_restarted_gets_its_state_to_the_venue_again(
     assert_no_event_lost(board.events("t2"), table)
 
 
-def test_a_table_whose_power_is_pulled_is_seen_offline_by_its_bridges_keepalive(tables, venue, board):
+def test_a_table_whose_power_is_pulled_is_seen_offline_by_its_bridges_keepalive(tables, venue, board, page):
     """Mosquitto 2.0.11 drops a client silent for more than 1.5 keepalives (whole seconds), but looks only every
     5 s or so: ``0`` comes 1.5 keepalives to 1.5 keepalives + 6 s after the last word from the table."""
     table = tables["t3"]
     begin(table, board)
+    tile_is_live_at(page, table)
     frozen = time.monotonic()
     table.freeze()
     try:
@@ -163,11 +188,15 @@ def test_a_table_whose_power_is_pulled_is_seen_offline_by_its_bridges_keepalive(
         stale = orjson.loads(retained(venue, "devetka/t3/state", transport="websockets").payload)
         assert stale["match_id"] is not None
         assert retained(venue, "devetka/t3/availability", transport="websockets").payload == b"online"
+        # The board never shows that old score as live: the tile reads not online, its score "last known".
+        tile_shows(page, table, "tile.dataset.online === 'false' && tile.dataset.status !== 'online'"
+                                " && tile.innerText.toUpperCase().includes('LAST KNOWN')")
     finally:
         thawed = time.monotonic()
         table.thaw()
     back, _, _ = board.wait_for("devetka/t3/bridge", lambda value: value == 1, since=thawed)
     report("t3 thawed -> its bridge up again", back - thawed)
+    tile_is_live_at(page, table)
 
 
 @pytest.fixture(autouse=True)
