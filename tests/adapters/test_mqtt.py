@@ -111,6 +111,10 @@ def test_commands_on_cmd_are_answered_on_cmd_result_with_their_id(table, broker)
     (b'{"id": 13, "cmd": "settings", "set": {"table.id": "bar9"}}',
      "settings are changed on the table's touchscreen, behind its PIN, not over MQTT"),
     (b'{"id": 14, "cmd": "settings"}', "settings are changed on the table's touchscreen, behind its PIN"),
+    (b'{"id": 15, "cmd": {"name": "state"}}', "cmd must be a string naming a command (names, new_match, "),
+    (b'{"id": 16, "cmd": ["state"]}', "cmd must be a string naming a command (names, new_match, "),
+    (b'{"id": 17, "type": {"strike": true}}', "type must be a string, not {"),
+    (b'{"id": 18, "cmd": "new_match", "match_start": {"players": [{}, []]}}', "match_start: "),
     (b'{"id": 12, "type": "strike", "note": "' + b"x" * REQUEST_LIMIT + b'"}',
      f"a command longer than {REQUEST_LIMIT} bytes is not read"),
 ])
