@@ -53,6 +53,23 @@ def test_a_rejected_input_is_answered_and_not_stored(daemon):
     assert stored_types(daemon.store) == ["match_start"]
 
 
+def test_a_new_match_with_a_huge_race_or_a_bad_name_is_refused_with_the_reason(daemon):
+    client = daemon.client()
+    before = client.request({"cmd": "state"})["state"]
+    for match_start, error in [
+        (dict(ANA_BEN, race=[9223372036854775808, 2]), "match_start: match_start race: racks to win are at most 9999"),
+        (dict(ANA_BEN, players=["A" * 100_000, "Ben"]), "match_start: match_start players: a name is at most 40"),
+        (dict(ANA_BEN, players=["Ana", "Ben\x1b[2J"]), "match_start: match_start players: a name may hold only"),
+    ]:
+        answer = client.request({"cmd": "new_match", "match_start": match_start})
+        assert not answer["ok"] and answer["error"].startswith(error), answer
+        assert client.request({"cmd": "state"})["state"] == before
+    client.close()
+    assert daemon.stop() == 0
+    with Store.open_readonly(daemon.store) as store:
+        assert store.matches() == []
+
+
 def test_bad_lines_are_answered_and_the_connection_stays_open(daemon):
     client = daemon.client()
     answer = client.send_raw(b"{not json\n")
