@@ -167,11 +167,14 @@ class Store:
             if problem is not None:
                 aside = _move_aside(path)
         try:
-            connection = _connect(path)
-        except _Corrupt as error:  # e.g. a stray WAL with no file of its own: set it aside too, once
-            problem = str(error) if problem is None else problem
-            aside = _move_aside(path) if aside is None else aside
-            connection = _connect(path)
+            try:
+                connection = _connect(path)
+            except _Corrupt as error:  # e.g. a stray WAL with no file of its own: set it aside too, once
+                problem = str(error) if problem is None else problem
+                aside = _move_aside(path) if aside is None else aside
+                connection = _connect(path)
+        except sqlite3.Error as error:  # sound but not writable here (a read-only disk, a locked file)
+            raise StoreError(_unwritable(path, error)) from None
         return cls(connection, path, now, moved_aside=aside, problem=problem)
 
     @classmethod
@@ -386,6 +389,19 @@ def _connect(path: Path) -> sqlite3.Connection:
         connection.close()
         raise
     return connection
+
+
+def _unwritable(path: Path, error: sqlite3.Error) -> str:
+    """Why a sound store cannot be opened for writing, in words: the filesystem, the file's rights, or SQLite's."""
+    try:
+        read_only = bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    if read_only:
+        return f"the filesystem holding it ({path.parent}) is mounted read-only ({error})"
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"the file is not writable by this user ({error})"
+    return str(error)
 
 
 def _new_store_id() -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 import orjson
 
 from scoreboard.referee.store import Store
+from tests.disks import read_only
 from tests.live import ANA_BEN, DEVETKA, LEGAL_BREAK, TIMEOUT, Daemon
 
 
@@ -191,6 +192,29 @@ def test_a_corrupt_store_is_moved_aside_and_the_daemon_starts(tmp_path):
     finally:
         d.kill()
     assert (tmp_path / "devetka.db.corrupt-1").exists()
+
+
+def test_a_store_left_by_a_kill_on_a_read_only_disk_is_named_exit_2_and_kept_whole(tmp_path):
+    daemon = Daemon(tmp_path)
+    daemon.start()
+    client = daemon.client()
+    client.request({"cmd": "new_match", "match_start": ANA_BEN})
+    served = client.request({"type": "strike"})["state"]
+    daemon.process.kill()  # kill -9: the WAL and its index stay beside the store
+    daemon.process.wait(TIMEOUT)
+    client.close()
+    left = {path.name: path.read_bytes() for path in tmp_path.glob("devetka.db*")}
+    assert set(left) == {"devetka.db", "devetka.db-wal", "devetka.db-shm"}
+    with read_only(tmp_path):
+        run = subprocess.run([DEVETKA, "run", "--config", str(daemon.config), "--store", str(daemon.store),
+                              "--socket", str(tmp_path / "other.sock")], capture_output=True, timeout=TIMEOUT)
+        assert run.returncode == 2, run.stderr
+        assert run.stderr.decode() == (f"devetka run: cannot open the store {daemon.store}: the filesystem holding it "
+                                       f"({tmp_path}) is mounted read-only (attempt to write a readonly database)\n")
+        assert {path.name: path.read_bytes() for path in tmp_path.glob("devetka.db*")} == left
+    daemon.start()  # writable again: the match comes back as it was served
+    assert daemon.client().request({"cmd": "state"})["state"] == served
+    assert daemon.stop() == 0
 
 
 def test_a_line_over_the_limit_is_refused_and_the_connection_closed(daemon):
