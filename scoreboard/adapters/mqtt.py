@@ -163,7 +163,7 @@ class MqttLink:
         self.client_id = config.client_id or f"devetka-{table}"
         self._online = False  # the broker has our availability and state: changes may go out retained
         self._closing = False
-        self._failing = False  # a connection attempt failed and was said; the next ones are not said again
+        self._said = ""  # the link's state last said on stderr (in paho's thread): each change is said once
         self._up = False  # connected (in paho's thread)
         self._dropped = 0
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv311)
@@ -278,15 +278,19 @@ class MqttLink:
         except (OSError, AttributeError):
             pass  # not a TCP socket (a Unix socket broker): nothing to delay
 
+    def _say_once(self, state: str, message: str) -> None:
+        """Say the link's new state; a state said already (every failed retry while away) is not said again."""
+        if state != self._said:
+            self._said = state
+            _say(message)
+
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_code.is_failure:
-            if not self._failing:
-                self._failing = True
-                _say(f"the broker {self.address} refused the connection: {reason_code}; trying again")
+            self._say_once("refused", f"the broker {self.address} refused the connection: {reason_code}; "
+                                      "trying again")
             return
-        self._failing = False
         self._up = True
-        _say(f"connected to the broker {self.address}")
+        self._say_once("up", f"connected to the broker {self.address}")
         subscriptions = [(self.topics.cmd, QOS)]
         if self.config.discovery:
             subscriptions.append((self.topics.ha_status, QOS))
@@ -294,14 +298,13 @@ class MqttLink:
         self._to_loop(self._announce)
 
     def _on_connect_fail(self, client, userdata) -> None:
-        if not self._failing:
-            self._failing = True
-            _say(f"cannot reach the broker {self.address}; trying again every {RECONNECT_MAX_S} s at most")
+        self._say_once("away", f"cannot reach the broker {self.address}; trying again every {RECONNECT_MAX_S} s "
+                               "at most")
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         self._to_loop(self._offline)
         if self._up and not self._closing:
-            _say(f"lost the broker {self.address} ({reason_code}); reconnecting")
+            self._say_once("away", f"lost the broker {self.address} ({reason_code}); reconnecting")
         self._up = False
 
     def _on_message(self, client, userdata, message) -> None:

@@ -8,6 +8,7 @@ import re
 import signal
 import socket
 import tempfile
+import time
 from pathlib import Path
 
 import orjson
@@ -27,6 +28,8 @@ TOPICS = Topics.of("devetka", "bar1", "homeassistant")
 FOUL_AND_UNDO = [{"type": "strike"}, {"type": "first_contact", "ball": 3}, {"type": "settle"}, {"type": "undo"}]
 #: Long enough that a will seen within half of it came from the closed socket, not from the keepalive expiring.
 KEEPALIVE_S = 60
+#: Long enough for paho's first two attempts to reconnect to fail (after 1 s and 2 s more).
+BROKER_AWAY_S = 3.5
 
 
 def mqtt_daemon(tmp_path, broker, extra: str = "") -> Daemon:
@@ -194,6 +197,25 @@ def test_after_the_broker_restarts_the_state_is_published_again(table, broker):
     assert retained(broker, TOPICS.availability).payload == b"online"
     watcher.close()
     screen.close()
+
+
+def test_a_broker_away_is_said_once_and_its_return_once(table, broker):
+    watcher = Watcher(broker, [TOPICS.availability])
+    watcher.until(TOPICS.availability, lambda value: value == "online")
+    watcher.close()
+    broker.stop()
+    time.sleep(BROKER_AWAY_S)  # paho tries again after 1 s, then 2 s: two failed attempts at least
+    broker.start()
+    watcher = Watcher(broker, [TOPICS.availability])
+    watcher.until(TOPICS.availability, lambda value: value == "online")
+    watcher.close()
+    assert table.stop() == 0
+    lines = table.stderr.decode().splitlines()
+    address = f"{broker.host}:{broker.port}"
+    assert lines == [f"devetka run: serving {table.store} on {table.socket}",
+                     f"devetka run: MQTT: connected to the broker {address}",
+                     f"devetka run: MQTT: lost the broker {address} (Unspecified error); reconnecting",
+                     f"devetka run: MQTT: connected to the broker {address}"], lines
 
 
 def test_a_daemon_started_before_its_broker_referees_and_publishes_once_it_is_up(tmp_path, broker):
