@@ -4,6 +4,7 @@ on a temporary store and socket, clients on a real Unix socket, ``devetka tap`` 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import stat
@@ -215,6 +216,77 @@ def test_a_store_left_by_a_kill_on_a_read_only_disk_is_named_exit_2_and_kept_who
     daemon.start()  # writable again: the match comes back as it was served
     assert daemon.client().request({"cmd": "state"})["state"] == served
     assert daemon.stop() == 0
+
+
+def connect_raw(path: Path) -> socket.socket:
+    """A client as a burst makes it: one non-blocking connect, no retry; a full listen backlog refuses it."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.setblocking(False)
+    sock.connect(str(path))
+    sock.settimeout(TIMEOUT)
+    return sock
+
+
+def read_line(sock: socket.socket) -> bytes:
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = sock.recv(1 << 16)
+        assert chunk, f"closed before a whole line: {data!r}"
+        data += chunk
+    return data
+
+
+def test_a_burst_beyond_max_clients_is_queued_then_told_so_and_those_connected_are_served(tmp_path):
+    daemon = Daemon(tmp_path, config="[api]\nmax_clients = 8\n")
+    daemon.start()
+    try:
+        served = [daemon.client() for _ in range(8)]
+        burst = [connect_raw(daemon.socket) for _ in range(1024)]  # no BlockingIOError: the backlog holds them
+        refusal = {"id": None, "ok": False,
+                   "error": "too many clients: the daemon serves 8 at once ([api] max_clients); try again later"}
+        for sock in burst:
+            assert orjson.loads(read_line(sock)) == refusal
+            assert sock.recv(1) == b""  # and closed
+            sock.close()
+        assert served[0].request({"cmd": "new_match", "match_start": ANA_BEN})["ok"]
+        assert all(client.broadcast()["match_id"] == 1 for client in served)
+        for client in served:
+            client.close()
+        assert daemon.stop() == 0
+        said = [line for line in daemon.stderr.decode().splitlines() if "refused" in line]
+        assert said == ["devetka run: a client was refused: 8 are connected, the most [api] max_clients allows"]
+    finally:
+        daemon.kill()
+
+
+def test_out_of_file_descriptors_it_says_so_once_and_serves_the_clients_connected(tmp_path):
+    daemon = Daemon(tmp_path, config="[api]\nmax_clients = 1000\n", files=(64, 64))  # a hard limit: not raised
+    daemon.start()
+    try:
+        first = daemon.client()
+        held = [connect_raw(daemon.socket) for _ in range(200)]  # more than the daemon has descriptors for
+        time.sleep(2.5)  # asyncio tries the accept again every second: twice at least
+        assert first.request({"cmd": "new_match", "match_start": ANA_BEN})["ok"]
+        for sock in held:
+            sock.close()
+        first.close()
+        assert daemon.stop() == 0
+        stderr = daemon.stderr.decode()
+        assert "Traceback" not in stderr and len(stderr) < 1000, stderr[:2000]
+        said = [line for line in stderr.splitlines() if "no file descriptor left" in line]
+        assert len(said) == 1 and "(Too many open files, " in said[0], stderr
+    finally:
+        daemon.kill()
+
+
+def test_the_daemon_raises_its_soft_open_files_limit_to_the_hard_one(tmp_path):
+    daemon = Daemon(tmp_path, files=(256, 4096))
+    daemon.start()
+    try:
+        limits = Path(f"/proc/{daemon.process.pid}/limits").read_text()
+        assert re.search(r"Max open files\s+4096\s+4096\s+files", limits), limits
+    finally:
+        daemon.kill()
 
 
 def test_a_line_over_the_limit_is_refused_and_the_connection_closed(daemon):
