@@ -21,6 +21,7 @@ import asyncio
 import logging
 import socket
 import ssl
+from collections import deque
 from typing import Any, NamedTuple
 
 import orjson
@@ -87,17 +88,20 @@ def _dumps(value: Any) -> bytes:
     return orjson.dumps(value)
 
 
-def events(match_id: int | None, seq: int, item: Input, step: Step | None) -> list[dict[str, Any]]:
+def events(store: str | None, match_id: int | None, seq: int, item: Input, step: Step | None) -> list[dict[str, Any]]:
     """The ``event`` messages of one stored input: the input, then the verdict it gave, if any.
 
+    ``(store, match_id, seq, event)`` names each message for good: a subscriber drops one it has seen (QoS 1
+    may deliver twice) and sees a gap as a jump in ``seq``.
+
     >>> from scoreboard.core.inputs import Strike
-    >>> events(1, 3, Strike(t=1.5), None)
-    [{'event': 'input', 'match_id': 1, 'seq': 3, 'input': {'type': 'strike', 't': 1.5}}]
+    >>> events("3f9a1c0e5b2d", 1, 3, Strike(t=1.5), None)
+    [{'event': 'input', 'store': '3f9a1c0e5b2d', 'match_id': 1, 'seq': 3, 'input': {'type': 'strike', 't': 1.5}}]
     """
-    out = [{"event": "input", "match_id": match_id, "seq": seq, "input": to_json(item)}]
+    out = [{"event": "input", "store": store, "match_id": match_id, "seq": seq, "input": to_json(item)}]
     if step is not None and step.verdict is not None:
         verdict = dict(shot_line(step.verdict), words=explain(step.verdict))
-        out.append({"event": "verdict", "match_id": match_id, "seq": seq, "amends": step.amends,
+        out.append({"event": "verdict", "store": store, "match_id": match_id, "seq": seq, "amends": step.amends,
                     "verdict": verdict})
     return out
 
@@ -166,6 +170,9 @@ class MqttLink:
         self._said = ""  # the link's state last said on stderr (in paho's thread): each change is said once
         self._up = False  # connected (in paho's thread)
         self._dropped = 0
+        self._outbox: deque[tuple[str, bytes]] = deque()
+        """Events and answers made while the link is not online, in order: handed to paho once it is."""
+        self._subscribed: int | None = None  # the mid of the subscription whose SUBACK says we are online
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv311)
         client.enable_logger(logging.getLogger("devetka.mqtt.paho"))
         client.suppress_exceptions = True  # a bug in a callback costs that message, not paho's thread
@@ -186,6 +193,7 @@ class MqttLink:
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
+        client.on_subscribe = self._on_subscribe
         client.on_socket_open = self._on_socket_open
         self.client = client
 
@@ -223,24 +231,43 @@ class MqttLink:
             self._publish(self.topics.state, _dumps(message), retain=True, qos=0)
 
     def publish_stored(self, seq: int, item: Input, step: Step | None) -> None:
-        for message in events(self.service.match_id, seq, item, step):
-            self._publish(self.topics.event, _dumps(message))
+        for message in events(self.service.store_id, self.service.match_id, seq, item, step):
+            self._send(self.topics.event, _dumps(message))
+
+    def _send(self, topic: str, payload: bytes) -> None:
+        """An event or an answer: to paho while online; else kept in order until the next ``_announce``.
+
+        paho sends a publish made while it reconnects before its CONNACK, ahead of the ones it resends after
+        it (seen after a frozen broker: an event out of order): so nothing is handed to it in that time.
+        """
+        if self._online:
+            self._publish(topic, payload)
+        elif len(self._outbox) < QUEUE_LIMIT:
+            self._outbox.append((topic, payload))
+        else:
+            self._drop()
 
     def _publish(self, topic: str, payload: bytes | str, retain: bool = False, qos: int = QOS) -> None:
         info = self.client.publish(topic, payload, qos=qos, retain=retain)
         if info.rc == MQTTErrorCode.MQTT_ERR_QUEUE_SIZE:
-            self._dropped += 1
-            if self._dropped == 1:
-                _say(f"the broker has been away for {QUEUE_LIMIT} messages: events are dropped until it is back")
+            self._drop()
+
+    def _drop(self) -> None:
+        self._dropped += 1
+        if self._dropped == 1:
+            _say(f"the broker has been away for {QUEUE_LIMIT} messages: events are dropped until it is back")
 
     def _announce(self) -> None:
-        """After a (re)connect: online, the discovery configs, the state, from our own state (the broker forgets)."""
+        """After a (re)connect and its SUBACK: online, the discovery configs, what waited in the outbox, the
+        state, from our own state (the broker forgets). paho has put its own resends on the wire by then."""
         if self._closing or not self.client.is_connected():
             return
         self._dropped = 0
         self._publish(self.topics.availability, "online", retain=True)
         if self.config.discovery:
             self._discover()
+        while self._outbox:
+            self._publish(*self._outbox.popleft())
         self._online = True
         self.publish_state(self.service.state())
 
@@ -261,7 +288,7 @@ class MqttLink:
         self.service.request(payload, self._answer, WAY_IN)
 
     def _answer(self, message: dict[str, Any]) -> None:
-        self._publish(self.topics.result, _dumps(message))
+        self._send(self.topics.result, _dumps(message))
 
     # --- in paho's thread -----------------------------------------------------------------------------------
 
@@ -294,8 +321,13 @@ class MqttLink:
         subscriptions = [(self.topics.cmd, QOS)]
         if self.config.discovery:
             subscriptions.append((self.topics.ha_status, QOS))
-        client.subscribe(subscriptions)
-        self._to_loop(self._announce)
+        _, self._subscribed = client.subscribe(subscriptions)
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+        """The broker has our subscriptions, and paho put its resends on the wire right after the CONNACK: the
+        outbox and the state may follow them now, in order."""
+        if mid == self._subscribed:
+            self._to_loop(self._announce)
 
     def _on_connect_fail(self, client, userdata) -> None:
         self._say_once("away", f"cannot reach the broker {self.address}; trying again every {RECONNECT_MAX_S} s "

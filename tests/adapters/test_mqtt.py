@@ -15,6 +15,7 @@ import orjson
 import pytest
 
 from scoreboard.adapters.mqtt import MqttLink, Topics, events
+from scoreboard.core.inputs import to_json
 from scoreboard.referee.config import MqttConfig
 from scoreboard.referee.referee import Referee
 from scoreboard.referee.service import REQUEST_LIMIT, Service
@@ -30,6 +31,9 @@ FOUL_AND_UNDO = [{"type": "strike"}, {"type": "first_contact", "ball": 3}, {"typ
 KEEPALIVE_S = 60
 #: Long enough for paho's first two attempts to reconnect to fail (after 1 s and 2 s more).
 BROKER_AWAY_S = 3.5
+#: A broker frozen (SIGSTOP) this long, with keepalive_s = 1, costs the daemon its connection; the 15 s of the
+#: fault tests show the same (docs/reliability.md).
+FROZEN_S = 4.0
 
 
 def mqtt_daemon(tmp_path, broker, extra: str = "") -> Daemon:
@@ -218,6 +222,63 @@ def test_a_broker_away_is_said_once_and_its_return_once(table, broker):
                      f"devetka run: MQTT: connected to the broker {address}"], lines
 
 
+class EventFollower:
+    """A subscriber to ``event`` as docs/mqtt.md tells one to be: a message whose ``(store, match_id, seq,
+    event)`` it has seen is a duplicate and dropped; a ``seq`` more than one past the last is a gap."""
+
+    def __init__(self) -> None:
+        self.seen: set[tuple] = set()
+        self.kept: list[dict] = []
+        self.duplicates = 0
+        self.gaps: list[tuple[int, int]] = []
+
+    def take(self, event: dict) -> None:
+        key = (event["store"], event["match_id"], event["seq"], event["event"])
+        if key in self.seen:
+            self.duplicates += 1
+            return
+        self.seen.add(key)
+        last = self.kept[-1] if self.kept else None
+        if last is not None and last["match_id"] == event["match_id"] and event["seq"] > last["seq"] + 1:
+            self.gaps.append((last["seq"], event["seq"]))
+        self.kept.append(event)
+
+
+def test_after_a_frozen_broker_a_subscriber_dropping_duplicates_gets_every_event_once_in_order(tmp_path, broker):
+    watcher = Watcher(broker, [TOPICS.availability, TOPICS.event])
+    daemon = Daemon(tmp_path, config=f'[table]\nid = "bar1"\n[mqtt]\nhost = "{broker.host}"\nport = {broker.port}\n'
+                                     "keepalive_s = 1\n")  # paho gives a silent broker up after a second or two
+    daemon.start()
+    try:
+        watcher.until(TOPICS.availability, lambda value: value == "online")
+        screen = daemon.client()
+        assert screen.request({"cmd": "new_match", "match_start": ANA_BEN})["ok"]
+        broker.process.send_signal(signal.SIGSTOP)
+        try:
+            frozen_until = time.monotonic() + FROZEN_S
+            while time.monotonic() < frozen_until:  # the refereeing goes on, the events wait
+                for item in (*LEGAL_BREAK, {"type": "undo"}, {"type": "undo"}):
+                    assert screen.request(item)["ok"]
+                time.sleep(0.05)
+        finally:
+            broker.process.send_signal(signal.SIGCONT)
+        last = screen.request({"type": "strike"})["state"]
+        follower = EventFollower()
+        while not follower.kept or follower.kept[-1]["seq"] < last["seq"]:
+            follower.take(watcher.next(TOPICS.event).json)
+        with Store.open_readonly(daemon.store) as store:
+            log = store.log(last["match_id"])
+        inputs = [event for event in follower.kept if event["event"] == "input"]
+        assert [event["seq"] for event in inputs] == list(range(len(log))) and follower.gaps == []
+        assert [event["input"] for event in inputs] == [orjson.loads(orjson.dumps(to_json(item))) for item in log]
+        assert {event["store"] for event in follower.kept} == {last["store"]}
+        assert daemon.stop() == 0
+        assert b"lost the broker" in daemon.stderr  # the freeze did cost the connection
+    finally:
+        daemon.kill()
+        watcher.close()
+
+
 def test_a_daemon_started_before_its_broker_referees_and_publishes_once_it_is_up(tmp_path, broker):
     broker.stop()
     daemon = mqtt_daemon(tmp_path, broker)
@@ -291,7 +352,8 @@ def test_the_documented_payloads_are_json_and_the_state_schema_names_every_field
     assert set(schemas) == {"devetka/state", "devetka/event", "devetka/cmd/result"}
     referee = Referee.open(tempfile.mkdtemp(dir=tmp_path) + "/d.db")
     seen = []
-    referee.stored.append(lambda seq, item, step: seen.extend(events(referee.match_id, seq, item, step)))
+    referee.stored.append(lambda seq, item, step: seen.extend(events(referee.store.id, referee.match_id, seq,
+                                                                              item, step)))
     referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
     for item in LEGAL_BREAK:
         referee.handle(item)
