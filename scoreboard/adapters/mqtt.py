@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 import orjson
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from scoreboard.core.inputs import Input, to_json
 from scoreboard.core.output import shot_line
@@ -42,6 +43,7 @@ INFLIGHT = 100  # unacknowledged publishes on the wire; a loopback broker acknow
 QUEUE_LIMIT = 10_000  # events kept while the broker is away; past it they are dropped (the state is not)
 RECONNECT_MAX_S = 10
 STOP_TIMEOUT_S = 2.0  # how long a clean stop waits for the broker to take the last "offline"
+RETAINED_NOT_RUN = "a retained command is not run (it would run again at every reconnect): publish it without retain"
 #: The verdicts' kinds on Home Assistant's event entity.
 VERDICT_TYPES = ("legal", "foul", "rack_won")
 
@@ -173,7 +175,9 @@ class MqttLink:
         self._outbox: deque[tuple[str, bytes]] = deque()
         """Events and answers made while the link is not online, in order: handed to paho once it is."""
         self._subscribed: int | None = None  # the mid of the subscription whose SUBACK says we are online
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv311)
+        # MQTT 5 for retain-as-published: under 3.1.1 a retained command forwarded live looks like any other. The
+        # table's own Mosquitto (2.0) speaks 5; the bridge to a venue is the broker's, and stays 3.1.1.
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv5)
         client.enable_logger(logging.getLogger("devetka.mqtt.paho"))
         client.suppress_exceptions = True  # a bug in a callback costs that message, not paho's thread
         client.max_inflight_messages_set(INFLIGHT)
@@ -205,7 +209,8 @@ class MqttLink:
         """Publish the referee's states and stored inputs; connect in paho's thread."""
         self.service.watch(self.publish_state)
         self.service.watch_stored(self.publish_stored)
-        self.client.connect_async(self.config.host, self.config.port, keepalive=self.config.keepalive_s)
+        self.client.connect_async(self.config.host, self.config.port, keepalive=self.config.keepalive_s,
+                                  clean_start=True)
         self.client.loop_start()
 
     def close(self) -> None:
@@ -287,6 +292,19 @@ class MqttLink:
             return
         self.service.request(payload, self._answer, WAY_IN)
 
+    def _retained_command(self, payload: bytes) -> None:
+        """Never run: it would run again at every reconnect. The broker's copy is cleared, the sender told."""
+        if not payload:
+            return  # the clearing itself, or a clearing by someone else
+        _say(f"a retained command on {self.topics.cmd} was not run, and is cleared: commands must not be retained")
+        self._publish(self.topics.cmd, b"", retain=True)
+        try:
+            request = orjson.loads(payload) if len(payload) <= REQUEST_LIMIT else None
+        except orjson.JSONDecodeError:
+            request = None
+        request_id = request.get("id") if isinstance(request, dict) else None
+        self._answer({"id": request_id, "ok": False, "error": RETAINED_NOT_RUN})
+
     def _answer(self, message: dict[str, Any]) -> None:
         self._send(self.topics.result, _dumps(message))
 
@@ -318,9 +336,9 @@ class MqttLink:
             return
         self._up = True
         self._say_once("up", f"connected to the broker {self.address}")
-        subscriptions = [(self.topics.cmd, QOS)]
+        subscriptions = [(self.topics.cmd, SubscribeOptions(qos=QOS, retainAsPublished=True))]
         if self.config.discovery:
-            subscriptions.append((self.topics.ha_status, QOS))
+            subscriptions.append((self.topics.ha_status, SubscribeOptions(qos=QOS)))
         _, self._subscribed = client.subscribe(subscriptions)
 
     def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
@@ -341,8 +359,8 @@ class MqttLink:
 
     def _on_message(self, client, userdata, message) -> None:
         if message.topic == self.topics.cmd:
-            if message.retain:  # a retained command would run again on every reconnect
-                _say(f"ignored a retained message on {message.topic}: commands must not be retained")
+            if message.retain:  # live or kept by the broker: retain-as-published tells us either way
+                self._to_loop(self._retained_command, bytes(message.payload))
                 return
             self._to_loop(self._command, bytes(message.payload))
         elif message.topic == self.topics.ha_status and bytes(message.payload) == b"online":

@@ -14,7 +14,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from scoreboard.adapters.mqtt import MqttLink, Topics, events
+from scoreboard.adapters.mqtt import RETAINED_NOT_RUN, MqttLink, Topics, events
 from scoreboard.core.inputs import to_json
 from scoreboard.referee.config import MqttConfig
 from scoreboard.referee.referee import Referee
@@ -147,21 +147,35 @@ def test_a_malformed_or_nonsense_command_is_answered_and_changes_nothing(table, 
     screen.close()
 
 
-def test_a_retained_command_is_not_run(table, broker):
+def no_retained_command(broker) -> None:
+    """The broker keeps no command on ``cmd``: a new subscriber's first message is one sent after it came."""
+    watcher = Watcher(broker, [TOPICS.cmd])
+    watcher.publish(TOPICS.cmd, b'{"id": "marker", "cmd": "state"}')
+    first = watcher.next(TOPICS.cmd)
+    assert (first.payload, first.retain) == (b'{"id": "marker", "cmd": "state"}', False), first
+    watcher.close()
+
+
+def test_a_retained_command_is_never_run_live_or_kept_and_the_broker_forgets_it(table, broker):
     dashboard = Watcher(broker, [TOPICS.result, TOPICS.availability])
     dashboard.publish(TOPICS.cmd, b'{"id": "stale", "cmd": "new_match"}', retain=True)
     dashboard.publish(TOPICS.cmd, b'{"id": "fresh", "cmd": "state"}')
-    assert dashboard.next(TOPICS.result).json["id"] == "stale"  # sent live to the daemon: it runs once
-    assert dashboard.next(TOPICS.result).json["id"] == "fresh"
+    assert dashboard.next(TOPICS.result).json == {"id": "stale", "ok": False, "error": RETAINED_NOT_RUN}
+    fresh = dashboard.next(TOPICS.result).json
+    assert fresh["id"] == "fresh" and fresh["state"]["match_id"] is None  # the live retained one did not run
+    no_retained_command(broker)
     table.stop()
-    table.start()  # subscribes again: the broker hands it the retained command, which must not run again
     dashboard.until(TOPICS.availability, lambda value: value == "offline")
-    dashboard.until(TOPICS.availability, lambda value: value == "online")  # it subscribed before it said so
+    dashboard.publish(TOPICS.cmd, b'{"id": "kept", "cmd": "new_match"}', retain=True)  # waits for the daemon
+    table.start()
+    assert dashboard.next(TOPICS.result).json == {"id": "kept", "ok": False, "error": RETAINED_NOT_RUN}
+    dashboard.until(TOPICS.availability, lambda value: value == "online")
     dashboard.publish(TOPICS.cmd, b'{"id": "after", "cmd": "state"}')
-    assert dashboard.next(TOPICS.result).json["id"] == "after"
+    after = dashboard.next(TOPICS.result).json
+    assert after["id"] == "after" and after["state"]["match_id"] is None
+    no_retained_command(broker)
     with Store.open_readonly(table.store) as store:
-        assert len(store.matches()) == 1
-    dashboard.publish(TOPICS.cmd, b"", retain=True)  # clear it
+        assert store.matches() == []
     dashboard.close()
 
 
