@@ -4,6 +4,7 @@ client of its local API. Shared by the tests of the local API and of MQTT."""
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -35,7 +36,10 @@ class Client(Connection):
 class Daemon:
     """``devetka run`` as a child process; ``start`` returns once its socket answers."""
 
-    def __init__(self, tmp_path: Path, settle_after: float = 3600.0, config: str = "") -> None:
+    def __init__(self, tmp_path: Path, settle_after: float = 3600.0, config: str = "",
+                 files: tuple[int, int] | None = None) -> None:
+        self.files = files
+        """The open files limit (soft, hard) the daemon starts with; None: the test's own."""
         self.store = tmp_path / "devetka.db"
         self.socket = tmp_path / "api.sock"
         self.config = tmp_path / "table.toml"
@@ -47,7 +51,8 @@ class Daemon:
         env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")}
         self.process = subprocess.Popen([DEVETKA, "run", "--config", str(self.config), "--store", str(self.store),
                                          "--socket", str(self.socket)],
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                        preexec_fn=None if self.files is None else self._limit_files)
         deadline = time.monotonic() + TIMEOUT
         while True:
             assert self.process.poll() is None, self.process.communicate()
@@ -60,6 +65,9 @@ class Daemon:
             assert probe.line()["type"] == "state"  # every client gets the state on connecting
             probe.close()
             return
+
+    def _limit_files(self) -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, self.files)
 
     def client(self) -> Client:
         client = Client(self.socket)

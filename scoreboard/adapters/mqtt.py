@@ -21,11 +21,13 @@ import asyncio
 import logging
 import socket
 import ssl
+from collections import deque
 from typing import Any, NamedTuple
 
 import orjson
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from scoreboard.core.inputs import Input, to_json
 from scoreboard.core.output import shot_line
@@ -41,6 +43,7 @@ INFLIGHT = 100  # unacknowledged publishes on the wire; a loopback broker acknow
 QUEUE_LIMIT = 10_000  # events kept while the broker is away; past it they are dropped (the state is not)
 RECONNECT_MAX_S = 10
 STOP_TIMEOUT_S = 2.0  # how long a clean stop waits for the broker to take the last "offline"
+RETAINED_NOT_RUN = "a retained command is not run (it would run again at every reconnect): publish it without retain"
 #: The verdicts' kinds on Home Assistant's event entity.
 VERDICT_TYPES = ("legal", "foul", "rack_won")
 
@@ -87,17 +90,20 @@ def _dumps(value: Any) -> bytes:
     return orjson.dumps(value)
 
 
-def events(match_id: int | None, seq: int, item: Input, step: Step | None) -> list[dict[str, Any]]:
+def events(store: str | None, match_id: int | None, seq: int, item: Input, step: Step | None) -> list[dict[str, Any]]:
     """The ``event`` messages of one stored input: the input, then the verdict it gave, if any.
 
+    ``(store, match_id, seq, event)`` names each message for good: a subscriber drops one it has seen (QoS 1
+    may deliver twice) and sees a gap as a jump in ``seq``.
+
     >>> from scoreboard.core.inputs import Strike
-    >>> events(1, 3, Strike(t=1.5), None)
-    [{'event': 'input', 'match_id': 1, 'seq': 3, 'input': {'type': 'strike', 't': 1.5}}]
+    >>> events("3f9a1c0e5b2d", 1, 3, Strike(t=1.5), None)
+    [{'event': 'input', 'store': '3f9a1c0e5b2d', 'match_id': 1, 'seq': 3, 'input': {'type': 'strike', 't': 1.5}}]
     """
-    out = [{"event": "input", "match_id": match_id, "seq": seq, "input": to_json(item)}]
+    out = [{"event": "input", "store": store, "match_id": match_id, "seq": seq, "input": to_json(item)}]
     if step is not None and step.verdict is not None:
         verdict = dict(shot_line(step.verdict), words=explain(step.verdict))
-        out.append({"event": "verdict", "match_id": match_id, "seq": seq, "amends": step.amends,
+        out.append({"event": "verdict", "store": store, "match_id": match_id, "seq": seq, "amends": step.amends,
                     "verdict": verdict})
     return out
 
@@ -163,10 +169,15 @@ class MqttLink:
         self.client_id = config.client_id or f"devetka-{table}"
         self._online = False  # the broker has our availability and state: changes may go out retained
         self._closing = False
-        self._failing = False  # a connection attempt failed and was said; the next ones are not said again
+        self._said = ""  # the link's state last said on stderr (in paho's thread): each change is said once
         self._up = False  # connected (in paho's thread)
         self._dropped = 0
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv311)
+        self._outbox: deque[tuple[str, bytes]] = deque()
+        """Events and answers made while the link is not online, in order: handed to paho once it is."""
+        self._subscribed: int | None = None  # the mid of the subscription whose SUBACK says we are online
+        # MQTT 5 for retain-as-published: under 3.1.1 a retained command forwarded live looks like any other. The
+        # table's own Mosquitto (2.0) speaks 5; the bridge to a venue is the broker's, and stays 3.1.1.
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv5)
         client.enable_logger(logging.getLogger("devetka.mqtt.paho"))
         client.suppress_exceptions = True  # a bug in a callback costs that message, not paho's thread
         client.max_inflight_messages_set(INFLIGHT)
@@ -186,6 +197,7 @@ class MqttLink:
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
+        client.on_subscribe = self._on_subscribe
         client.on_socket_open = self._on_socket_open
         self.client = client
 
@@ -197,7 +209,8 @@ class MqttLink:
         """Publish the referee's states and stored inputs; connect in paho's thread."""
         self.service.watch(self.publish_state)
         self.service.watch_stored(self.publish_stored)
-        self.client.connect_async(self.config.host, self.config.port, keepalive=self.config.keepalive_s)
+        self.client.connect_async(self.config.host, self.config.port, keepalive=self.config.keepalive_s,
+                                  clean_start=True)
         self.client.loop_start()
 
     def close(self) -> None:
@@ -223,24 +236,43 @@ class MqttLink:
             self._publish(self.topics.state, _dumps(message), retain=True, qos=0)
 
     def publish_stored(self, seq: int, item: Input, step: Step | None) -> None:
-        for message in events(self.service.match_id, seq, item, step):
-            self._publish(self.topics.event, _dumps(message))
+        for message in events(self.service.store_id, self.service.match_id, seq, item, step):
+            self._send(self.topics.event, _dumps(message))
+
+    def _send(self, topic: str, payload: bytes) -> None:
+        """An event or an answer: to paho while online; else kept in order until the next ``_announce``.
+
+        paho sends a publish made while it reconnects before its CONNACK, ahead of the ones it resends after
+        it (seen after a frozen broker: an event out of order): so nothing is handed to it in that time.
+        """
+        if self._online:
+            self._publish(topic, payload)
+        elif len(self._outbox) < QUEUE_LIMIT:
+            self._outbox.append((topic, payload))
+        else:
+            self._drop()
 
     def _publish(self, topic: str, payload: bytes | str, retain: bool = False, qos: int = QOS) -> None:
         info = self.client.publish(topic, payload, qos=qos, retain=retain)
         if info.rc == MQTTErrorCode.MQTT_ERR_QUEUE_SIZE:
-            self._dropped += 1
-            if self._dropped == 1:
-                _say(f"the broker has been away for {QUEUE_LIMIT} messages: events are dropped until it is back")
+            self._drop()
+
+    def _drop(self) -> None:
+        self._dropped += 1
+        if self._dropped == 1:
+            _say(f"the broker has been away for {QUEUE_LIMIT} messages: events are dropped until it is back")
 
     def _announce(self) -> None:
-        """After a (re)connect: online, the discovery configs, the state, from our own state (the broker forgets)."""
+        """After a (re)connect and its SUBACK: online, the discovery configs, what waited in the outbox, the
+        state, from our own state (the broker forgets). paho has put its own resends on the wire by then."""
         if self._closing or not self.client.is_connected():
             return
         self._dropped = 0
         self._publish(self.topics.availability, "online", retain=True)
         if self.config.discovery:
             self._discover()
+        while self._outbox:
+            self._publish(*self._outbox.popleft())
         self._online = True
         self.publish_state(self.service.state())
 
@@ -260,8 +292,21 @@ class MqttLink:
             return
         self.service.request(payload, self._answer, WAY_IN)
 
+    def _retained_command(self, payload: bytes) -> None:
+        """Never run: it would run again at every reconnect. The broker's copy is cleared, the sender told."""
+        if not payload:
+            return  # the clearing itself, or a clearing by someone else
+        _say(f"a retained command on {self.topics.cmd} was not run, and is cleared: commands must not be retained")
+        self._publish(self.topics.cmd, b"", retain=True)
+        try:
+            request = orjson.loads(payload) if len(payload) <= REQUEST_LIMIT else None
+        except orjson.JSONDecodeError:
+            request = None
+        request_id = request.get("id") if isinstance(request, dict) else None
+        self._answer({"id": request_id, "ok": False, "error": RETAINED_NOT_RUN})
+
     def _answer(self, message: dict[str, Any]) -> None:
-        self._publish(self.topics.result, _dumps(message))
+        self._send(self.topics.result, _dumps(message))
 
     # --- in paho's thread -----------------------------------------------------------------------------------
 
@@ -278,36 +323,44 @@ class MqttLink:
         except (OSError, AttributeError):
             pass  # not a TCP socket (a Unix socket broker): nothing to delay
 
+    def _say_once(self, state: str, message: str) -> None:
+        """Say the link's new state; a state said already (every failed retry while away) is not said again."""
+        if state != self._said:
+            self._said = state
+            _say(message)
+
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
         if reason_code.is_failure:
-            if not self._failing:
-                self._failing = True
-                _say(f"the broker {self.address} refused the connection: {reason_code}; trying again")
+            self._say_once("refused", f"the broker {self.address} refused the connection: {reason_code}; "
+                                      "trying again")
             return
-        self._failing = False
         self._up = True
-        _say(f"connected to the broker {self.address}")
-        subscriptions = [(self.topics.cmd, QOS)]
+        self._say_once("up", f"connected to the broker {self.address}")
+        subscriptions = [(self.topics.cmd, SubscribeOptions(qos=QOS, retainAsPublished=True))]
         if self.config.discovery:
-            subscriptions.append((self.topics.ha_status, QOS))
-        client.subscribe(subscriptions)
-        self._to_loop(self._announce)
+            subscriptions.append((self.topics.ha_status, SubscribeOptions(qos=QOS)))
+        _, self._subscribed = client.subscribe(subscriptions)
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+        """The broker has our subscriptions, and paho put its resends on the wire right after the CONNACK: the
+        outbox and the state may follow them now, in order."""
+        if mid == self._subscribed:
+            self._to_loop(self._announce)
 
     def _on_connect_fail(self, client, userdata) -> None:
-        if not self._failing:
-            self._failing = True
-            _say(f"cannot reach the broker {self.address}; trying again every {RECONNECT_MAX_S} s at most")
+        self._say_once("away", f"cannot reach the broker {self.address}; trying again every {RECONNECT_MAX_S} s "
+                               "at most")
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         self._to_loop(self._offline)
         if self._up and not self._closing:
-            _say(f"lost the broker {self.address} ({reason_code}); reconnecting")
+            self._say_once("away", f"lost the broker {self.address} ({reason_code}); reconnecting")
         self._up = False
 
     def _on_message(self, client, userdata, message) -> None:
         if message.topic == self.topics.cmd:
-            if message.retain:  # a retained command would run again on every reconnect
-                _say(f"ignored a retained message on {message.topic}: commands must not be retained")
+            if message.retain:  # live or kept by the broker: retain-as-published tells us either way
+                self._to_loop(self._retained_command, bytes(message.payload))
                 return
             self._to_loop(self._command, bytes(message.payload))
         elif message.topic == self.topics.ha_status and bytes(message.payload) == b"online":

@@ -17,7 +17,7 @@ from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
-from scoreboard.core.inputs import InputError, RuleOptions, players_of, race_of
+from scoreboard.core.inputs import NAME_MAX, RACE_MAX, InputError, RuleOptions, players_of, race_of
 
 #: BCM numbers a sensor may use: 0 and 1 are the HAT ID EEPROM's I2C bus.
 GPIO_PINS = range(2, 28)
@@ -145,7 +145,8 @@ def player_names(value: Any, key: str) -> tuple[str, str]:
     try:
         return players_of(value if isinstance(value, list) else None)
     except InputError:
-        raise ConfigError(key, f"expected two non-empty names, got {_show(value)}") from None
+        raise ConfigError(key, f"expected two non-empty names of at most {NAME_MAX} printable characters, "
+                               f"got {_show(value)}") from None
 
 
 def race_pair(value: Any, key: str) -> tuple[int, int]:
@@ -153,8 +154,8 @@ def race_pair(value: Any, key: str) -> tuple[int, int]:
     try:
         return race_of(value if isinstance(value, list) else None)
     except InputError:
-        raise ConfigError(key, f"expected [n0, n1], racks each player needs to win, each a whole number >= 1, "
-                               f"got {_show(value)}") from None
+        raise ConfigError(key, f"expected [n0, n1], racks each player needs to win, each a whole number "
+                               f"from 1 to {RACE_MAX}, got {_show(value)}") from None
 
 
 def rule_options(value: Any, key: str) -> RuleOptions:

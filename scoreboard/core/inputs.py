@@ -343,28 +343,48 @@ def _time(t: Any) -> float | None:
     raise InputError(f"t must be a number of seconds, not {_json(t)}")
 
 
+#: A player's name a bar would print on its board: at most this many characters, all printable.
+NAME_MAX = 40
+#: Four digits: what the score panel shows and every JSON reader holds exactly; the simulator's benchmark matches
+#: run to 5,000 racks. A bigger number is a typo or an attack, not a match.
+RACE_MAX = 9999
+
+
 def players_of(value: Any) -> tuple[str, str]:
-    """The two players' names of a match start (the log's, the config's, the screen's), stripped.
+    """The two players' names of a match start (the log's, the config's, the screen's), stripped and bounded.
 
     >>> players_of([" Ana", "Ben"])
     ('Ana', 'Ben')
+    >>> players_of(["Ana", "Ben\\x07"])
+    Traceback (most recent call last):
+    ...
+    scoreboard.core.inputs.InputError: match_start players: a name may hold only printable characters, not '\\x07'
     """
     if (
         not isinstance(value, list | tuple) or len(value) != 2
         or not all(isinstance(p, str) and p.strip() for p in value)
     ):
         raise InputError("match_start players must be a list of 2 non-empty names")
-    return value[0].strip(), value[1].strip()
+    names = value[0].strip(), value[1].strip()
+    for name in names:
+        if len(name) > NAME_MAX:
+            raise InputError(f"match_start players: a name is at most {NAME_MAX} characters, not {len(name)}")
+        odd = next((c for c in name if not c.isprintable()), None)
+        if odd is not None:
+            raise InputError(f"match_start players: a name may hold only printable characters, not {odd!r}")
+    return names
 
 
 def race_of(value: Any) -> tuple[int, int]:
-    """The racks each player needs to win (the log's, the config's, the screen's).
+    """The racks each player needs to win (the log's, the config's, the screen's), from 1 to ``RACE_MAX``.
 
     >>> race_of([3, 5])
     (3, 5)
     """
     if not isinstance(value, list | tuple) or len(value) != 2 or not all(_is_int(n) and n >= 1 for n in value):
         raise InputError("match_start race must be [n0, n1], racks to win, each at least 1")
+    if any(n > RACE_MAX for n in value):
+        raise InputError(f"match_start race: racks to win are at most {RACE_MAX}, not {max(value)}")
     return value[0], value[1]
 
 
@@ -378,8 +398,8 @@ def _match_start(raw: dict[str, Any], t: float | None, src: str | None) -> Match
     if not _is_int(breaker) or breaker not in (0, 1):
         raise InputError("match_start breaker must be 0 or 1 (the player the lag winner chose, 5.3)")
     table = raw.get("table")
-    if table is not None and not isinstance(table, str):
-        raise InputError("match_start table must be a string")
+    if table is not None and (not isinstance(table, str) or len(table) > NAME_MAX or not table.isprintable()):
+        raise InputError(f"match_start table must be a string of at most {NAME_MAX} printable characters")
     return MatchStart(
         players=players,
         race=race,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import resource
 import signal
 from collections.abc import Callable, Sequence
 
@@ -21,6 +22,8 @@ from scoreboard.referee.store import StoreError
 from scoreboard.sensing.interface import Source
 
 log = logging.getLogger("devetka.run")
+
+FILES_WANTED = 65536  # the soft limit of open files when the hard one is unbounded
 
 
 async def settle_loop(service: Service, wake: asyncio.Event) -> None:
@@ -40,6 +43,19 @@ async def settle_loop(service: Service, wake: asyncio.Event) -> None:
         service.settle_if_due()
 
 
+def raise_file_limit() -> None:
+    """The soft limit of open files up to the hard one: a process starts at 1024, which clients, the store and
+    the broker share. Where the hard limit is unbounded it goes to ``FILES_WANTED``; where it may not be raised,
+    it stays."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = FILES_WANTED if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError) as error:
+            log.warning("cannot raise the open files limit from %d to %d: %s", soft, wanted, error)
+
+
 async def serve(config: Config, sources: Sequence[Source] = (), on_serving: Callable[[Server], None] | None = None,
                 overrides: Overrides | None = None) -> int:
     """The daemon for ``config`` (store, socket, settle timer, match defaults) with ``sources``, until stopped.
@@ -50,6 +66,7 @@ async def serve(config: Config, sources: Sequence[Source] = (), on_serving: Call
     """
     store = config.store.path
     socket_path = config.api.socket
+    raise_file_limit()
     try:
         referee = Referee.open(store, settle_after=config.shots.settle_after_s,
                                hold_back=config.settle_hold_back_s, defaults=config.match)
@@ -67,7 +84,7 @@ async def serve(config: Config, sources: Sequence[Source] = (), on_serving: Call
         service = Service(referee)
         wake = asyncio.Event()
         service.woken = wake.set
-        server = Server(service, socket_path)
+        server = Server(service, socket_path, config.api.max_clients)
         loop = asyncio.get_running_loop()
         link = None
         if config.mqtt.enabled:

@@ -86,6 +86,8 @@ class ApiConfig:
     """
 
     socket: str = setting("/run/devetka/api.sock", socket_path)
+    max_clients: int = setting(64, whole_number)
+    """Clients served at once (the touchscreen, taps, a demo); one more is told so and closed."""
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from scoreboard.core.rules.words import explain, shot_in_brief
 from scoreboard.core.settle import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.core.stats import counts
 from scoreboard.referee.config import MatchConfig
-from scoreboard.referee.store import Store, StoreError
+from scoreboard.referee.store import Store, StoreError, WriteError
 from scoreboard.sensing.interface import Health
 
 COMMANDS = "names, new_match, pin, rack_mode, settings, state, stats"
@@ -56,6 +56,9 @@ class Reply(NamedTuple):
     wrong_pin: bool = False
     """A PIN was given and it was wrong: the service counts it against the connection."""
 
+
+#: The state's health entry of the store, there while it cannot write (a full disk, a read-only file).
+STORE_HEALTH = ("store", "store")
 
 NO_MATCH = "No match is being played: start one first."
 NO_PIN = ('no PIN is chosen yet: choose one (4 to 8 digits) with {"cmd": "settings", "set": {"ui.pin": "..."}}, '
@@ -293,7 +296,9 @@ class Referee:
         try:
             match_id = self.store.start_match(match_start)
         except Exception as error:  # sqlite3 or the disk: the match stays as it was
-            return Reply(False, error=f"the store could not start the match: {error}")
+            self._store_failed(error)
+            return Reply(False, error=f"the store could not start the match: {error}", changed=True)
+        self._store_works()
         self.match, self.match_id, self.seq = match, match_id, 0
         self.taken_back = None
         self.timer.seen(match_start, match.state)
@@ -332,6 +337,7 @@ class Referee:
             seq = self.store.append(self.match_id, item)
         except Exception as error:  # not committed: the match must not keep it
             return self._not_stored(error)
+        self._store_works()
         self.seq = seq
         self.taken_back = taken_back
         self.timer.seen(item, match.state)
@@ -344,12 +350,21 @@ class Referee:
     def _not_stored(self, error: Exception) -> Reply:
         """Put the match back as the store has it and say the input was not kept."""
         message = f"the store could not save the input, so it was not applied: {error}"
+        self._store_failed(error)
         try:
             self._resume()
         except Exception as again:  # a log that no longer folds, or the disk: serve no match rather than a wrong one
             self.match = None
             return Reply(False, error=f"{message}; the match could not be read back either: {again}", changed=True)
-        return Reply(False, error=message)
+        return Reply(False, error=message, changed=True)
+
+    def _store_failed(self, error: Exception) -> None:
+        """The store's trouble goes into the state's health, so the screen and the dashboards show it."""
+        status = "full" if isinstance(error, WriteError) and error.disk_full else "fault"
+        self.health[STORE_HEALTH] = Health("store", str(self.store.path), status, str(error)).to_json()
+
+    def _store_works(self) -> None:
+        self.health.pop(STORE_HEALTH, None)
 
     def state(self) -> dict[str, Any]:
         """The state object: the replay state line plus seq, last_verdict, undo, rules and match_id."""

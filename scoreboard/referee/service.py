@@ -64,6 +64,11 @@ class Service:
     def match_id(self) -> int | None:
         return self.referee.match_id
 
+    @property
+    def store_id(self) -> str | None:
+        """The store's lasting id: with the match and the seq it names a state, and an event, for good."""
+        return self.referee.store.id
+
     def watch(self, watcher: StateWatcher) -> None:
         self._watchers.append(watcher)
 

@@ -41,6 +41,12 @@ SETTABLE = ("table.id", "shots.settle_after_s", "mqtt.enabled", "mqtt.host", "mq
 #: Settings never shown back: a PIN is checked, not read.
 SECRET = ("ui.pin",)
 
+#: Why the screen may not rename a table that logs in to its broker: install.sh wrote the broker's ACL (and the
+#: venue's bridge) for this id, and the broker drops, without a word, what a login may not publish.
+ACL_NAMES_TABLE = ("not changed here: the broker's ACL lets the login {user!r} publish only under {prefix}/{table}/, "
+                   "so under another id every message would be dropped; change [table] id in the config file and run "
+                   "'sudo deploy/install.sh' again, which writes the ACL (and a venue bridge) for the new id")
+
 #: Keys that apply at once; the others at the daemon's next start.
 LIVE = ("shots.settle_after_s",)
 
@@ -131,6 +137,10 @@ shots.settle_after_s, mqtt.enabled, mqtt.host, mqtt.port, sensors.gpio.enabled, 
             raise ConfigError("set", 'expected an object of settings, e.g. {"table.id": "bar2"}')
         values = {**self.values, **changes}
         config = self.effective(values)
+        before = self.effective()
+        if config.table.id != before.table.id and config.mqtt.enabled and config.mqtt.username is not None:
+            raise ConfigError("table.id", ACL_NAMES_TABLE.format(user=config.mqtt.username, prefix=config.mqtt.prefix,
+                                                                table=before.table.id))
         self._write(values)
         self.values = values
         return config

@@ -34,7 +34,8 @@ from __future__ import annotations
 import os
 import secrets
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -78,6 +79,25 @@ _CORRUPT_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 class StoreError(Exception):
     """The store cannot do what was asked (no such match, no store file, a bad file read-only)."""
+
+
+class WriteError(StoreError):
+    """SQLite could not write the store; ``disk_full`` when the disk holding it has no room left.
+
+    >>> str(WriteError(Path("/var/lib/devetka/devetka.sqlite3"), sqlite3.OperationalError("database or disk is full")))
+    'the disk holding the store /var/lib/devetka/devetka.sqlite3 is full (database or disk is full)'
+    """
+
+    def __init__(self, path: Path, error: sqlite3.Error) -> None:
+        code = getattr(error, "sqlite_errorcode", None)
+        self.disk_full = code == sqlite3.SQLITE_FULL or (code is None and "disk is full" in str(error))
+        if self.disk_full:
+            message = f"the disk holding the store {path} is full ({error})"
+        elif code is not None and code & 0xFF == sqlite3.SQLITE_READONLY:
+            message = f"the store {path} cannot be written: it is read-only ({error})"
+        else:
+            message = f"the store {path} could not be written: {error}"
+        super().__init__(message)
 
 
 class _Corrupt(Exception):
@@ -147,11 +167,14 @@ class Store:
             if problem is not None:
                 aside = _move_aside(path)
         try:
-            connection = _connect(path)
-        except _Corrupt as error:  # e.g. a stray WAL with no file of its own: set it aside too, once
-            problem = str(error) if problem is None else problem
-            aside = _move_aside(path) if aside is None else aside
-            connection = _connect(path)
+            try:
+                connection = _connect(path)
+            except _Corrupt as error:  # e.g. a stray WAL with no file of its own: set it aside too, once
+                problem = str(error) if problem is None else problem
+                aside = _move_aside(path) if aside is None else aside
+                connection = _connect(path)
+        except sqlite3.Error as error:  # sound but not writable here (a read-only disk, a locked file)
+            raise StoreError(_unwritable(path, error)) from None
         return cls(connection, path, now, moved_aside=aside, problem=problem)
 
     @classmethod
@@ -179,8 +202,7 @@ class Store:
         started = self._now()
         started = started.isoformat() if isinstance(started, datetime) else str(started)
         db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             cursor = db.execute(
                 "INSERT INTO matches (started, players, race, table_id, rules_version) VALUES (?, ?, ?, ?, ?)",
                 (started, _dumps(list(match_start.players)), _dumps(list(match_start.race)), match_start.table,
@@ -188,10 +210,6 @@ class Store:
             match_id = cursor.lastrowid
             db.execute("INSERT INTO inputs (match_id, seq, input) VALUES (?, 0, ?)",
                        (match_id, _dumps(to_json(match_start))))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         return match_id
 
     def append(self, match_id: int, item: Input) -> int:
@@ -204,18 +222,35 @@ class Store:
             raise StoreError("a match_start begins a new match: use start_match")
         text = _dumps(to_json(item))
         db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             row = db.execute("SELECT MAX(seq) FROM inputs WHERE match_id = ?", (match_id,)).fetchone()
             if row[0] is None:
                 raise StoreError(f"no match {match_id} in the store")
             seq = row[0] + 1
             db.execute("INSERT INTO inputs (match_id, seq, input) VALUES (?, ?, ?)", (match_id, seq, text))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         return seq
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write, committed or rolled back whole; SQLite's failure said as ``WriteError``, naming the store.
+
+        A full disk makes SQLite roll back by itself, and a ROLLBACK then would hide why (it fails with
+        "no transaction is active"), so it is sent only while a transaction is open.
+        """
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            yield
+            db.execute("COMMIT")
+        except BaseException as error:
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # the first error is the one to say; SQLite has given the transaction up anyway
+            if isinstance(error, sqlite3.Error):
+                raise WriteError(self.path, error) from None
+            raise
 
     @property
     def id(self) -> str | None:
@@ -354,6 +389,19 @@ def _connect(path: Path) -> sqlite3.Connection:
         connection.close()
         raise
     return connection
+
+
+def _unwritable(path: Path, error: sqlite3.Error) -> str:
+    """Why a sound store cannot be opened for writing, in words: the filesystem, the file's rights, or SQLite's."""
+    try:
+        read_only = bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    if read_only:
+        return f"the filesystem holding it ({path.parent}) is mounted read-only ({error})"
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"the file is not writable by this user ({error})"
+    return str(error)
 
 
 def _new_store_id() -> str:

@@ -45,7 +45,7 @@ FOUL_REASONS = (
 )
 
 #: Health statuses that mean a sensor line or the link is down (the others are events, not a state).
-DOWN = frozenset({"fault", "offline"})
+DOWN = frozenset({"fault", "offline", "full"})
 
 
 @dataclass(frozen=True)
@@ -137,6 +137,7 @@ class View:
     rack_mode_text: str = ""
     health_ok: bool = True
     health_text: str = ""
+    health_label: str = "Sensors\nOK"
     picker: Picker | None = None
     summary: Summary | None = None
     buttons: dict[str, Button] = field(default_factory=dict)
@@ -157,11 +158,11 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
     if state is None or not connected:
         return View(connected=False, has_match=False, screen="live",
                     status_text="Waiting for the referee (devetka run)…", buttons=_idle_buttons())
-    health_ok, health_text = _health(state.get("health") or [])
+    health_ok, health_text, health_label = _health(state.get("health") or [])
     rack_mode = bool(state.get("rack_mode"))
     if state.get("players") is None:
         return View(connected=True, has_match=False, screen="setup", rack_mode=rack_mode,
-                    health_ok=health_ok, health_text=health_text,
+                    health_ok=health_ok, health_text=health_text, health_label=health_label,
                     status_text="No match yet: set one up.", buttons=_idle_buttons())
     players, score, race = state["players"], state["score"], state["race"]
     shooter, winner = state.get("shooter"), state.get("match_winner")
@@ -190,7 +191,7 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
         chooser=players[shooter] if awaiting and shooter is not None else "",
         rack_mode=rack_mode,
         rack_mode_text="RACKING: pocket sensors ignored until the break" if rack_mode else "",
-        health_ok=health_ok, health_text=health_text,
+        health_ok=health_ok, health_text=health_text, health_label=health_label,
         picker=_picker(verdict) if verdict is not None else None,
         summary=summary,
         buttons=_buttons(state),
@@ -329,13 +330,23 @@ def _summary(state: dict, verdict: dict | None) -> Summary | None:
     return Summary(key, f"{players[verdict['rack_winner']]} wins rack {verdict['rack']}", detail, False)
 
 
-def _health(reports: list[dict]) -> tuple[bool, str]:
-    """Green when every sensor and link last said it is fine; else red, naming what is down."""
+def _health(reports: list[dict]) -> tuple[bool, str, str]:
+    """Green when every sensor, link and the store last said it is fine; else red, naming what is down.
+
+    The store comes first: while it cannot write, no tap or sensor input is kept.
+
+    >>> _health([{"source": "store", "subject": "/d.db", "status": "full", "detail": "the disk holding /d.db is full"}])
+    (False, 'STORE PROBLEM: the disk holding /d.db is full', 'DISK\\nFULL')
+    """
     down = [r for r in reports if r.get("status") in DOWN]
+    store = next((r for r in down if r.get("source") == "store"), None)
+    if store is not None:
+        label = "DISK\nFULL" if store.get("status") == "full" else "STORE\nDOWN"
+        return False, f"STORE PROBLEM: {store.get('detail', store.get('subject'))}", label
     if not down:
-        return True, "Sensors OK"
+        return True, "Sensors OK", "Sensors\nOK"
     names = ", ".join(f"{r.get('source')} {r.get('subject')}" for r in down)
-    return False, f"SENSOR PROBLEM: {names}"
+    return False, f"SENSOR PROBLEM: {names}", "SENSOR\nDOWN"
 
 
 def _ruling_text(state: dict, verdict: dict | None, players: list[str]) -> str:

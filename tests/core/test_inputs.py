@@ -492,6 +492,34 @@ def test_match_start_players_must_be_two_non_empty_names(players):
     assert_error(match_start(players=players), "players", "2", "non-empty")
 
 
+@pytest.mark.parametrize("players, words", [
+    (["Ana", "B" * 41], ("players", "at most 40 characters, not 41")),
+    (["A" * 100_000, "Ben"], ("players", "at most 40 characters, not 100000")),
+    (["Ana", "Ben\x07"], ("players", "only printable characters, not '\\x07'")),
+    (["Ana\nBen", "Cid"], ("players", "only printable characters, not '\\n'")),
+    (["Ana", "Ben\x00"], ("players", "only printable characters, not '\\x00'")),
+    (["Ana", "B\u202eneB"], ("players", "only printable characters")),
+], ids=["41 characters", "100,000 characters", "bell", "newline", "nul", "right-to-left override"])
+def test_match_start_names_are_bounded_and_printable(players, words):
+    assert_error(match_start(players=players), *words)
+
+
+def test_a_name_of_40_printable_characters_and_a_race_to_99_are_taken():
+    item = parse(match_start(players=["Đorđe Petrović " + "x" * 25, "Ana"], race=[9999, 1]))
+    assert item.players[0].startswith("Đorđe") and len(item.players[0]) == 40 and item.race == (9999, 1)
+
+
+@pytest.mark.parametrize("race", [[10000, 2], [2, 9223372036854775808], [10**30, 1]],
+                         ids=["10000", "2**63", "10**30"])
+def test_match_start_race_is_at_most_9999(race):
+    assert_error(match_start(race=race), "race", "at most 9999")
+
+
+@pytest.mark.parametrize("table", ["t" * 41, "bar\x1b[2J"], ids=["41 characters", "escape"])
+def test_match_start_table_is_bounded_and_printable(table):
+    assert_error(match_start(table=table), "table", "at most 40 printable characters")
+
+
 @pytest.mark.parametrize(
     "race",
     [..., None, [0, 3], [3, 0], [-1, 3], [3], [3, 3, 3], [], 3, "3,3", [3, "3"], [3.0, 3], [True, 3],

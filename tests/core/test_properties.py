@@ -67,7 +67,7 @@ LOGS = settings(deadline=None, max_examples=max(200, settings().max_examples),
 
 # --- Strategies: values of the spec -------------------------------------------------------------
 
-names = st.text(min_size=1, max_size=8).map(str.strip).filter(bool)
+names = st.text(min_size=1, max_size=8).map(str.strip).filter(lambda name: name and name.isprintable())
 times = st.none() | st.floats(min_value=0, max_value=1e9, allow_nan=False, allow_infinity=False)
 sources = st.none() | st.sampled_from(SOURCES)
 players = st.integers(0, 1)
@@ -100,7 +100,7 @@ def match_starts(race=LOG_RACES, names=LOG_NAMES, tables=LOG_TABLES, t=NOTHING, 
 def input_strategies(t=NOTHING, src=NOTHING) -> dict[str, st.SearchStrategy]:
     """A strategy of valid inputs (as ``parse`` gives them) for every type of the spec."""
     return {
-        "match_start": match_starts(race=st.integers(1, 10**6), names=names, tables=st.none() | st.text(max_size=8),
+        "match_start": match_starts(race=st.integers(1, 99), names=names, tables=st.none() | names,
                                     t=t, src=src),
         "strike": st.builds(Strike, t=t, src=src),
         "first_contact": st.builds(FirstContact, ball=st.none() | object_balls, t=t, src=src),

@@ -63,15 +63,38 @@ def test_the_daemons_discovery_reaches_home_assistant_and_home_assistants_status
 
 
 def test_only_the_daemon_writes_its_tables_state_events_and_answers(peers):
-    watcher = peers("dashboard")
+    watcher = peers("dashboard")  # one connection per login: the broker's client id is the login
     watcher.subscribe("devetka/#")
-    peers("dashboard").publish(f"devetka/{TABLE}/state", "forged by a dashboard")
+    watcher.publish(f"devetka/{TABLE}/state", "forged by a dashboard")
     peers("touchscreen").publish(f"devetka/{TABLE}/cmd/result", "forged by the touchscreen")
     peers("homeassistant").publish(f"devetka/{TABLE}/event", "forged by home assistant")
     daemon = peers("devetka", "table")
     daemon.publish("devetka/table2/state", "the daemon of table1 writing table2's state")
     daemon.publish(f"devetka/{TABLE}/event", '{"type":"strike","seq":9}')
     assert watcher.live() == (f"devetka/{TABLE}/event", '{"type":"strike","seq":9}')
+
+
+@pytest.mark.parametrize("listener", ["venue", "table"])
+def test_a_read_only_login_with_the_daemons_client_id_does_not_take_the_table_offline(shipped, peers, listener):
+    daemon = Peer("daemon", client_id=f"devetka-{TABLE}")
+    daemon.client.will_set(f"devetka/{TABLE}/availability", "offline", qos=1, retain=True)
+    try:
+        assert not daemon.connect(shipped.table_port, "devetka", shipped.passwords["devetka"]).is_failure
+        daemon.publish(f"devetka/{TABLE}/availability", "online", retain=True)
+        watcher = peers("homeassistant")
+        watcher.subscribe(f"devetka/{TABLE}/availability")
+        assert watcher.next() == (f"devetka/{TABLE}/availability", "online", True)
+        intruder = Peer("intruder", client_id=f"devetka-{TABLE}")  # the daemon's id, a read-only login
+        try:
+            assert not intruder.connect(shipped.table_port if listener == "table" else shipped.venue_port,
+                                        "dashboard", shipped.passwords["dashboard"]).is_failure
+            daemon.publish(f"devetka/{TABLE}/availability", "still online")  # a takeover's will would come first
+            assert watcher.next() == (f"devetka/{TABLE}/availability", "still online", False)
+            assert daemon.client.is_connected()
+        finally:
+            intruder.close()
+    finally:
+        daemon.close()
 
 
 def test_the_daemon_hears_commands_for_its_own_table_only(peers):

@@ -42,9 +42,9 @@ def results(peer) -> dict:
 
 
 def test_a_dashboards_command_does_not_change_the_match_and_the_touchscreens_does(table, peers):
-    answers = peers("dashboard")
+    dashboard = answers = peers("dashboard")  # one connection per login: the broker's client id is the login
     answers.subscribe(f"devetka/{TABLE}/cmd/result")
-    dashboard, touchscreen = peers("dashboard"), peers("touchscreen", "table")
+    touchscreen = peers("touchscreen", "table")
 
     dashboard.publish(f"devetka/{TABLE}/cmd", orjson.dumps({"cmd": "new_match", "match_start": ANA_BEN,
                                                             "id": "dashboard"}).decode())

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from scoreboard.referee.config import parse
 from scoreboard.referee.referee import Referee
 from scoreboard.referee.store import Store
+from scoreboard.ui.viewmodel import view
+from tests.disks import fill, small_disk
 from tests.live import ANA_BEN, LEGAL_BREAK
 
 
@@ -178,37 +178,41 @@ def test_a_corrupt_store_is_moved_aside_and_said(tmp_path):
         ref.close()
 
 
-class FailingStore:
-    """A store whose appends fail after being asked once: the disk filled up mid-match."""
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self.fail = False
-
-    def append(self, match_id, item):
-        if self.fail:
-            raise sqlite3.OperationalError("database or disk is full")
-        return self._store.append(match_id, item)
-
-    def __getattr__(self, name):
-        return getattr(self._store, name)
-
-
-def test_an_input_the_store_cannot_keep_is_taken_back(tmp_path):
-    store = FailingStore(Store.open(tmp_path / "devetka.db", now=lambda: "2026-11-29T20:00:00+00:00"))
-    ref = Referee(store)
-    try:
-        ref.handle({"cmd": "new_match", "match_start": ANA_BEN})
-        ref.handle({"type": "strike"})
-        before = ref.state()
-        store.fail = True
-        reply = ref.handle({"type": "first_contact", "ball": 1})
-        assert not reply.ok and "disk is full" in reply.error and "not applied" in reply.error
-        assert ref.state() == before
-        store.fail = False
-        assert ref.handle({"type": "first_contact", "ball": 1}).state["seq"] == before["seq"] + 1
-    finally:
-        ref.close()
+def test_a_full_disk_refuses_the_input_by_name_keeps_the_match_and_says_so_in_the_health(tmp_path):
+    with small_disk(tmp_path) as disk:
+        ref = Referee.open(disk / "devetka.db")
+        try:
+            assert ref.handle({"cmd": "new_match", "match_start": ANA_BEN}).ok
+            filler = fill(disk)
+            accepted = ["match_start"]
+            for item in LEGAL_BREAK * 50:  # the WAL takes a few inputs in the room it has; then the disk is full
+                before = ref.state()
+                reply = ref.handle(item)
+                if not reply.ok:
+                    break
+                if reply.state["seq"] > before["seq"]:
+                    accepted.append(item["type"])
+            else:
+                raise AssertionError("a full disk took 350 inputs")
+            assert reply.error == ("the store could not save the input, so it was not applied: the disk holding "
+                                   f"the store {disk / 'devetka.db'} is full (database or disk is full)")
+            assert "rollback" not in reply.error and reply.changed
+            state = ref.state()
+            assert state["health"] == [{"type": "health", "source": "store", "subject": str(disk / "devetka.db"),
+                                        "status": "full", "detail": reply.error.split("applied: ")[1]}]
+            assert dict(state, health=[]) == before  # the match as it was
+            shown = view(state)
+            assert not shown.health_ok and shown.health_label == "DISK\nFULL"
+            assert shown.health_text == f"STORE PROBLEM: the disk holding the store {disk / 'devetka.db'} is full " \
+                                        "(database or disk is full)"
+            assert not ref.handle({"cmd": "new_match", "match_start": ANA_BEN}).ok  # no new match either
+            filler.unlink()  # room again: the same input is taken and the health is clear
+            again = ref.handle(item)
+            assert again.ok and again.state["seq"] == before["seq"] + 1 and again.state["health"] == []
+            accepted.append(item["type"])
+        finally:
+            ref.close()
+        assert stored(disk / "devetka.db") == accepted
 
 
 def test_a_stored_log_that_does_not_fold_is_said_and_no_match_served(tmp_path):

@@ -60,6 +60,27 @@ def test_a_bad_key_or_value_is_refused_by_name_and_nothing_is_written(referee, t
     assert referee.handle({"cmd": "settings"}).state["settings"]["overrides"] == {"table.id": "bar3"}
 
 
+def test_a_table_logging_in_to_its_broker_keeps_its_id_on_the_screen_and_is_told_why(tmp_path):
+    """install.sh wrote the broker's ACL for this id: under another, every publish would be dropped unsaid."""
+    base = dict(BASE, table={"id": "table1"}, mqtt={"host": "127.0.0.1", "username": "devetka", "password": "pw"})
+    ref = Referee.open(tmp_path / "devetka.db", settle_after=3600.0)
+    ref.overrides = Overrides(path_beside(tmp_path / "devetka.db"), base)
+    try:
+        refused = ref.handle({"cmd": "settings", "pin": PIN, "set": {"table.id": "bar2", "shots.settle_after_s": 2}})
+        assert refused.error == (
+            "settings not saved: table.id: not changed here: the broker's ACL lets the login 'devetka' publish only "
+            "under devetka/table1/, so under another id every message would be dropped; change [table] id in the "
+            "config file and run 'sudo deploy/install.sh' again, which writes the ACL (and a venue bridge) for the "
+            "new id")
+        assert not (tmp_path / "settings.json").exists() and ref.timer.settle_after == 3600.0
+        same = ref.handle({"cmd": "settings", "pin": PIN, "set": {"table.id": "table1", "shots.settle_after_s": 2}})
+        assert same.ok and same.state["settings"]["effective"]["table.id"] == "table1"  # the screen sends the id
+        off = ref.handle({"cmd": "settings", "pin": PIN, "set": {"table.id": "bar2", "mqtt.enabled": False}})
+        assert off.ok and off.state["settings"]["effective"]["table.id"] == "bar2"  # no broker names it
+    finally:
+        ref.close()
+
+
 def test_a_referee_without_a_data_directory_says_so(tmp_path):
     ref = Referee.open(tmp_path / "devetka.db")
     try:

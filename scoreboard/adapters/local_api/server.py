@@ -14,9 +14,12 @@ writer and the answers and broadcasts go out in the order of the changes.
 from __future__ import annotations
 
 import asyncio
+import errno
+import logging
 import os
 import socket
 import stat
+import time
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -28,6 +31,29 @@ from scoreboard.referee.service import REQUEST_LIMIT, Service
 WAY_IN = "socket"
 BACKLOG_LIMIT = 4 << 20  # a client that stops reading is dropped once this much waits for it
 SOCKET_MODE = 0o660
+MAX_CLIENTS = 64  # the config's [api] max_clients unless it says otherwise
+LISTEN_BACKLOG = 1024  # connections the kernel holds until they are accepted: a burst is queued, not refused
+SAY_EVERY_S = 60.0  # a condition that goes on (clients refused, no file descriptors left) is said this often at most
+
+log = logging.getLogger("devetka.api")
+
+
+class Once:
+    """Says a condition that goes on at most once every ``SAY_EVERY_S``, with how often it happened meanwhile."""
+
+    def __init__(self, clock=time.monotonic) -> None:
+        self.clock = clock
+        self._last: float | None = None
+        self._unsaid = 0
+
+    def say(self, message: str, *args: object) -> None:
+        now = self.clock()
+        if self._last is not None and now - self._last < SAY_EVERY_S:
+            self._unsaid += 1
+            return
+        more = f" ({self._unsaid} more times in the last {SAY_EVERY_S:g} s)" if self._unsaid else ""
+        self._last, self._unsaid = now, 0
+        log.warning(message + more, *args)
 
 
 class ApiError(Exception):
@@ -41,10 +67,13 @@ def _dumps(value: Any) -> bytes:
 class Server:
     """Serves the referee's ``Service`` on a Unix socket; ``serve`` runs until ``stop`` is called."""
 
-    def __init__(self, service: Service, socket_path: str | os.PathLike) -> None:
+    def __init__(self, service: Service, socket_path: str | os.PathLike, max_clients: int = MAX_CLIENTS) -> None:
         self.service = service
         self.path = Path(socket_path)
+        self.max_clients = max_clients
         self._clients: set[asyncio.StreamWriter] = set()
+        self._refusing = Once()
+        self._starved = Once()
         self._server: asyncio.base_events.Server | None = None
         self._stopped = asyncio.Event()
         self._inode: int | None = None
@@ -54,8 +83,11 @@ class Server:
         """Bind the socket (mode 0660; a stale socket file replaced); raises ``ApiError``."""
         _prepare(self.path)
         old_umask = os.umask(0o117)  # the socket is born 0660: no moment when others may connect
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(partial(self._loop_trouble, loop.get_exception_handler()))
         try:
-            self._server = await asyncio.start_unix_server(self._client, path=str(self.path), limit=REQUEST_LIMIT)
+            self._server = await asyncio.start_unix_server(self._client, path=str(self.path), limit=REQUEST_LIMIT,
+                                                           backlog=LISTEN_BACKLOG)
         except OSError as error:
             raise ApiError(f"cannot listen on {self.path}: {error.strerror or error}") from None
         finally:
@@ -85,7 +117,28 @@ class Server:
         except FileNotFoundError:
             pass
 
+    def _loop_trouble(self, previous, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """asyncio's word when accept fails for want of file descriptors: said once a minute, not every second
+        with a traceback (the journal is on an SD card); asyncio itself retries the accept a second later."""
+        error = context.get("exception")
+        if isinstance(error, OSError) and error.errno in (errno.EMFILE, errno.ENFILE):
+            self._starved.say("no file descriptor left to accept a client on %s (%s, %d clients): new clients wait; "
+                              "those connected are served", self.path, error.strerror, len(self._clients))
+            return
+        if previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if len(self._clients) >= self.max_clients:
+            self._refusing.say("a client was refused: %d are connected, the most [api] max_clients allows",
+                               len(self._clients))
+            writer.write(_dumps({"id": None, "ok": False,
+                                 "error": f"too many clients: the daemon serves {self.max_clients} at once "
+                                          "([api] max_clients); try again later"}))
+            writer.close()
+            return
         self._clients.add(writer)
         try:
             self._send(writer, self.service.state())

@@ -4,6 +4,7 @@ on a temporary store and socket, clients on a real Unix socket, ``devetka tap`` 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import stat
@@ -14,6 +15,7 @@ from pathlib import Path
 import orjson
 
 from scoreboard.referee.store import Store
+from tests.disks import read_only
 from tests.live import ANA_BEN, DEVETKA, LEGAL_BREAK, TIMEOUT, Daemon
 
 
@@ -51,6 +53,23 @@ def test_a_rejected_input_is_answered_and_not_stored(daemon):
     client.close()
     assert daemon.stop() == 0
     assert stored_types(daemon.store) == ["match_start"]
+
+
+def test_a_new_match_with_a_huge_race_or_a_bad_name_is_refused_with_the_reason(daemon):
+    client = daemon.client()
+    before = client.request({"cmd": "state"})["state"]
+    for match_start, error in [
+        (dict(ANA_BEN, race=[9223372036854775808, 2]), "match_start: match_start race: racks to win are at most 9999"),
+        (dict(ANA_BEN, players=["A" * 100_000, "Ben"]), "match_start: match_start players: a name is at most 40"),
+        (dict(ANA_BEN, players=["Ana", "Ben\x1b[2J"]), "match_start: match_start players: a name may hold only"),
+    ]:
+        answer = client.request({"cmd": "new_match", "match_start": match_start})
+        assert not answer["ok"] and answer["error"].startswith(error), answer
+        assert client.request({"cmd": "state"})["state"] == before
+    client.close()
+    assert daemon.stop() == 0
+    with Store.open_readonly(daemon.store) as store:
+        assert store.matches() == []
 
 
 def test_bad_lines_are_answered_and_the_connection_stays_open(daemon):
@@ -174,6 +193,100 @@ def test_a_corrupt_store_is_moved_aside_and_the_daemon_starts(tmp_path):
     finally:
         d.kill()
     assert (tmp_path / "devetka.db.corrupt-1").exists()
+
+
+def test_a_store_left_by_a_kill_on_a_read_only_disk_is_named_exit_2_and_kept_whole(tmp_path):
+    daemon = Daemon(tmp_path)
+    daemon.start()
+    client = daemon.client()
+    client.request({"cmd": "new_match", "match_start": ANA_BEN})
+    served = client.request({"type": "strike"})["state"]
+    daemon.process.kill()  # kill -9: the WAL and its index stay beside the store
+    daemon.process.wait(TIMEOUT)
+    client.close()
+    left = {path.name: path.read_bytes() for path in tmp_path.glob("devetka.db*")}
+    assert set(left) == {"devetka.db", "devetka.db-wal", "devetka.db-shm"}
+    with read_only(tmp_path):
+        run = subprocess.run([DEVETKA, "run", "--config", str(daemon.config), "--store", str(daemon.store),
+                              "--socket", str(tmp_path / "other.sock")], capture_output=True, timeout=TIMEOUT)
+        assert run.returncode == 2, run.stderr
+        assert run.stderr.decode() == (f"devetka run: cannot open the store {daemon.store}: the filesystem holding it "
+                                       f"({tmp_path}) is mounted read-only (attempt to write a readonly database)\n")
+        assert {path.name: path.read_bytes() for path in tmp_path.glob("devetka.db*")} == left
+    daemon.start()  # writable again: the match comes back as it was served
+    assert daemon.client().request({"cmd": "state"})["state"] == served
+    assert daemon.stop() == 0
+
+
+def connect_raw(path: Path) -> socket.socket:
+    """A client as a burst makes it: one non-blocking connect, no retry; a full listen backlog refuses it."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.setblocking(False)
+    sock.connect(str(path))
+    sock.settimeout(TIMEOUT)
+    return sock
+
+
+def read_line(sock: socket.socket) -> bytes:
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = sock.recv(1 << 16)
+        assert chunk, f"closed before a whole line: {data!r}"
+        data += chunk
+    return data
+
+
+def test_a_burst_beyond_max_clients_is_queued_then_told_so_and_those_connected_are_served(tmp_path):
+    daemon = Daemon(tmp_path, config="[api]\nmax_clients = 8\n")
+    daemon.start()
+    try:
+        served = [daemon.client() for _ in range(8)]
+        burst = [connect_raw(daemon.socket) for _ in range(1024)]  # no BlockingIOError: the backlog holds them
+        refusal = {"id": None, "ok": False,
+                   "error": "too many clients: the daemon serves 8 at once ([api] max_clients); try again later"}
+        for sock in burst:
+            assert orjson.loads(read_line(sock)) == refusal
+            assert sock.recv(1) == b""  # and closed
+            sock.close()
+        assert served[0].request({"cmd": "new_match", "match_start": ANA_BEN})["ok"]
+        assert all(client.broadcast()["match_id"] == 1 for client in served)
+        for client in served:
+            client.close()
+        assert daemon.stop() == 0
+        said = [line for line in daemon.stderr.decode().splitlines() if "refused" in line]
+        assert said == ["devetka run: a client was refused: 8 are connected, the most [api] max_clients allows"]
+    finally:
+        daemon.kill()
+
+
+def test_out_of_file_descriptors_it_says_so_once_and_serves_the_clients_connected(tmp_path):
+    daemon = Daemon(tmp_path, config="[api]\nmax_clients = 1000\n", files=(64, 64))  # a hard limit: not raised
+    daemon.start()
+    try:
+        first = daemon.client()
+        held = [connect_raw(daemon.socket) for _ in range(200)]  # more than the daemon has descriptors for
+        time.sleep(2.5)  # asyncio tries the accept again every second: twice at least
+        assert first.request({"cmd": "new_match", "match_start": ANA_BEN})["ok"]
+        for sock in held:
+            sock.close()
+        first.close()
+        assert daemon.stop() == 0
+        stderr = daemon.stderr.decode()
+        assert "Traceback" not in stderr and len(stderr) < 1000, stderr[:2000]
+        said = [line for line in stderr.splitlines() if "no file descriptor left" in line]
+        assert len(said) == 1 and "(Too many open files, " in said[0], stderr
+    finally:
+        daemon.kill()
+
+
+def test_the_daemon_raises_its_soft_open_files_limit_to_the_hard_one(tmp_path):
+    daemon = Daemon(tmp_path, files=(256, 4096))
+    daemon.start()
+    try:
+        limits = Path(f"/proc/{daemon.process.pid}/limits").read_text()
+        assert re.search(r"Max open files\s+4096\s+4096\s+files", limits), limits
+    finally:
+        daemon.kill()
 
 
 def test_a_line_over_the_limit_is_refused_and_the_connection_closed(daemon):

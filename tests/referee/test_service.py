@@ -1,0 +1,45 @@
+"""The request path every way in shares (scoreboard/referee/service.py), with a real referee on a real store."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import orjson
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoreboard.referee.referee import Referee
+from scoreboard.referee.service import Service
+from tests.live import ANA_BEN
+
+SCALAR = st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.floats(allow_nan=False) | st.text(max_size=8)
+JSON = st.recursive(SCALAR, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                                      max_size=3), max_leaves=8)
+KNOWN = st.sampled_from(["state", "new_match", "rack_mode", "names", "stats", "settings", "pin", "strike", "pocket",
+                         "match_start", "undo", "pass"])
+REQUEST = st.fixed_dictionaries({}, optional={"id": JSON, "cmd": KNOWN | JSON, "type": KNOWN | JSON, "on": JSON,
+                                              "ball": JSON, "match_start": JSON, "set": JSON, "pin": JSON})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(request=REQUEST, way_in=st.sampled_from(["mqtt", "socket"]))
+def test_every_request_gets_one_answer_with_its_id_and_a_refused_one_changes_nothing(request, way_in):
+    with tempfile.TemporaryDirectory() as folder:
+        referee = Referee.open(Path(folder) / "devetka.db")
+        try:
+            service = Service(referee)
+            assert referee.handle({"cmd": "new_match", "match_start": ANA_BEN}).ok
+            before = service.state()
+            answers: list[dict] = []
+            service.request(orjson.dumps(request), answers.append, way_in)
+            assert len(answers) == 1, answers
+            answer = answers[0]
+            assert answer["id"] == request.get("id") and isinstance(answer["ok"], bool)
+            if not answer["ok"]:
+                assert isinstance(answer["error"], str) and answer["error"]
+                assert not answer["error"].startswith("internal error"), answer
+                assert service.state() == before
+                assert len(referee.store.log(referee.match_id)) == 1
+        finally:
+            referee.close()
