@@ -38,7 +38,7 @@ SAY_EVERY_S = 60.0  # a condition that goes on (clients refused, no file descrip
 log = logging.getLogger("devetka.api")
 
 
-class Once:
+class OncePerMinute:
     """Says a condition that goes on at most once every ``SAY_EVERY_S``, with how often it happened meanwhile."""
 
     def __init__(self, clock=time.monotonic) -> None:
@@ -72,8 +72,8 @@ class Server:
         self.path = Path(socket_path)
         self.max_clients = max_clients
         self._clients: set[asyncio.StreamWriter] = set()
-        self._refusing = Once()
-        self._starved = Once()
+        self._refusing = OncePerMinute()
+        self._starved = OncePerMinute()
         self._server: asyncio.base_events.Server | None = None
         self._stopped = asyncio.Event()
         self._inode: int | None = None
