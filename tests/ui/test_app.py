@@ -464,3 +464,29 @@ def test_the_shooter_concedes_the_match_from_the_more_screen(screen, table):
     screen.tap_id("concede_match")
     screen.wait_for(lambda: screen.current == "summary", "the match summary")
     assert screen.text("title") == "Ana wins the match" and screen.text("detail") == "Ana 0  –  0 Ben"
+
+
+def test_a_full_disk_is_shown_on_the_health_button_and_the_match_is_kept(screen, daemon, tmp_path):
+    from tests.disks import fill, small_disk
+
+    with small_disk(tmp_path) as disk:
+        assert daemon.stop() == 0
+        daemon.store = disk / "devetka.db"  # the same daemon, its store on a small disk
+        daemon.start()
+        table = Table(daemon)
+        try:
+            started(screen, table)
+            assert screen.text("health") == "Sensors\nOK"
+            fill(disk)
+            for item in [{"type": "strike"}, {"type": "undo"}] * 100:  # the WAL takes a few in the room it has
+                before = table.client.request({"cmd": "state"})["state"]
+                answer = table.client.request(item)
+                if not answer["ok"]:
+                    break
+            assert "is full" in answer["error"], answer
+            screen.wait_for(lambda: screen.text("health") == "DISK\nFULL", "the full disk on the health button")
+            after = table.client.request({"cmd": "state"})["state"]
+            assert dict(after, health=[]) == dict(before, health=[])  # the match as it was
+        finally:
+            table.client.close()
+            daemon.kill()  # off the small disk before it is unmounted
