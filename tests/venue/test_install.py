@@ -191,7 +191,8 @@ def test_removing_a_table_takes_its_login_and_its_acl_away(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "venue table t2: login removed" in run.stderr
     assert set(venue_logins(root)) == {"t1"}
-    assert "t2" not in at(root, bridge.VENUE_PASSWORD_FILE).read_text()
+    logins = [line.split(":", 1)[0] for line in at(root, bridge.VENUE_PASSWORD_FILE).read_text().splitlines() if line]
+    assert logins == ["t1"]  # by login: a password hash may well hold the letters "t2"
     assert at(root, bridge.VENUE_TABLES_ACL_FILE).read_text() == bridge.render_venue_acl(["t1"])
     assert_the_manifest_is_the_tree(root)
 
