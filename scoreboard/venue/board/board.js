@@ -12,6 +12,11 @@
  * settle timer ends a shot within seconds and publishes it, so such a silence means a hung table or link;
  * an idle table between shots rightly says nothing). A tile that is not online is greyed and labelled, and its
  * score reads "last known".
+ *
+ * The venue broker may be one Mosquitto or several nodes of a NATS cluster: ?broker=URL,URL,... lists them, and
+ * each (re)connect goes to the next after the one that was lost or refused the connection. A refused subscription
+ * is asked again, with a growing pause, until the broker grants it: a NATS cluster refuses QoS 1 subscriptions
+ * (SUBACK 0x80) for some seconds while its JetStream elects a new leader; QoS 0 stands in meanwhile.
  */
 (() => {
   "use strict";
@@ -30,9 +35,11 @@
 
   const board = {
     tables: new Map(), // id -> table record
-    link: { up: false, since: Date.now(), ever: false },
+    // refusals: subscriptions refused so far; meanwhile: the QoS 1 topics taken at QoS 0 until granted
+    link: { up: false, since: Date.now(), ever: false, refusals: 0, meanwhile: [] },
     received: {}, // id -> state messages received (drawn or not), for the tests
-    url: null,
+    url: null, // the broker this (re)connect goes to, one of urls
+    urls: [],
     options: null,
     client: null,
   };
@@ -353,11 +360,56 @@
   }
 
   // ---- the link to the venue broker --------------------------------------------------------------------
-  function brokerUrl() {
+  function brokerUrls() {
     const given = params.get("broker");
-    if (given) return given;
-    if (!location.host) return null;
-    return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`;
+    if (given) return given.split(",").map((url) => url.trim()).filter(Boolean);
+    if (!location.host) return [];
+    return [`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`];
+  }
+
+  // A refused subscription is asked again after these pauses (the last one repeated), each give or take a quarter.
+  const RESUBSCRIBE_MS = [250, 500, 1000, 2000, 4000, 5000];
+  let generation = 0; // one per connection: what a lost connection still had pending is dropped
+
+  // Subscribe to every topic at its QoS; the link is up once each is granted. A refused QoS 1 subscription is
+  // taken at QoS 0 meanwhile (on NATS a QoS 0 one needs no JetStream, so it is granted during an election too; for a
+  // board with a clean session the two differ only while it is disconnected, when it loses its session anyway) and
+  // asked at QoS 1 again, with backoff, until granted.
+  function subscribeAll(client, topics) {
+    const mine = ++generation;
+    const pending = new Set(Object.keys(topics));
+    board.link.meanwhile = [];
+    const granted = (topic) => {
+      pending.delete(topic);
+      if (!pending.size && !board.link.up) {
+        board.link.up = true;
+        board.link.ever = true;
+        schedule();
+      }
+    };
+    const ask = (topic, attempt) => {
+      client.subscribe(topic, topics[topic], (error) => {
+        if (mine !== generation) return;
+        if (!error) {
+          board.link.meanwhile = board.link.meanwhile.filter((other) => other !== topic);
+          granted(topic);
+          return;
+        }
+        board.link.refusals += 1;
+        const pause = RESUBSCRIBE_MS[Math.min(attempt, RESUBSCRIBE_MS.length - 1)] * (0.75 + Math.random() / 2);
+        console.warn(`board: subscription to ${topic} refused (${error.message}), asking again in ${pause | 0} ms`);
+        if (topics[topic].qos > 0 && !board.link.meanwhile.includes(topic)) {
+          board.link.meanwhile.push(topic);
+          client.subscribe(topic, { qos: 0 }, (refused) => {
+            if (mine === generation && !refused) granted(topic);
+          });
+        }
+        setTimeout(() => {
+          if (mine === generation && client.connected) ask(topic, attempt + 1);
+        }, pause);
+      });
+    };
+    for (const topic of Object.keys(topics)) ask(topic, 0);
   }
 
   function linkDown() {
@@ -368,10 +420,14 @@
     schedule();
   }
 
+  const clientId = () => `devetka-board-${Math.random().toString(16).slice(2, 10)}`;
+
   function connect() {
-    const url = brokerUrl();
-    board.url = url;
-    if (!url) {
+    const urls = brokerUrls();
+    let current = 0;
+    board.urls = urls;
+    board.url = urls[0] || null;
+    if (!urls.length) {
       empty.textContent = "No broker: open this page from the venue broker, or add ?broker=ws://HOST:PORT";
       return;
     }
@@ -385,14 +441,16 @@
       keepalive: 10, // a dead link is noticed within 15 s
       reconnectPeriod: 1000,
       connectTimeout: 10000,
-      clientId: `devetka-board-${Math.random().toString(16).slice(2, 10)}`,
+      clientId: clientId(),
+      resubscribe: false, // the board subscribes on every connect itself, and retries what is refused
+      transformWsUrl: () => urls[current], // the node this (re)connect goes to
     };
     if (params.get("user")) {
       options.username = params.get("user");
       options.password = params.get("password") || "";
     }
     board.options = { ...options, password: options.password ? "(given)" : undefined };
-    const client = mqtt.connect(url, options);
+    const client = mqtt.connect(urls[0], options);
     board.client = client;
     client.on("connect", () => {
       // What the tables said before is old news now: the broker's retained messages, which follow the
@@ -410,18 +468,19 @@
         [topic("availability")]: { qos: 1 },
         [topic("bridge")]: { qos: 1 },
       };
-      client.subscribe(topics, (error) => {
-        if (error) {
-          console.warn("board: subscribe refused", error);
-          return;
-        }
-        board.link.up = true;
-        board.link.ever = true;
-        schedule();
-      });
+      subscribeAll(client, topics);
     });
     client.on("message", onMessage);
-    client.on("close", linkDown);
+    client.on("close", () => {
+      generation += 1;
+      // The next try goes to the next node: the one just lost may be gone for good.
+      current = (current + 1) % urls.length;
+      board.url = urls[current];
+      // A new client id for each connection: NATS would first have to delete the lost connection's session,
+      // which fails (its connect with it) while JetStream elects a leader.
+      client.options.clientId = clientId();
+      linkDown();
+    });
     client.on("offline", linkDown);
     client.on("error", (error) => console.warn("board: mqtt", error && error.message));
   }
