@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 # --- The table's side --------------------------------------------------------------------------------------------
 
@@ -69,17 +69,29 @@ _WORDS = {_NAME: "letters, digits, '-' and '_'", _LOGIN: "letters, digits, '.', 
 
 
 def render_table_bridge(table_id: str, host: str, port: int, user: str, password: str,
-                        ca_file: str | None = None) -> str:
+                        ca_file: str | None = None, *, others: Sequence[tuple[str, int]] = ()) -> str:
     """The table's ``conf.d`` file: its broker bridged out to the venue's, QoS 1, a session that outlives a drop.
 
     ``ca_file``: TLS to the venue, checking its certificate against that CA (the host name must be in it).
+    ``others``: the other nodes of a venue on a NATS cluster (scoreboard/venue/nats.py), (host, port) each: the
+    bridge goes to each in turn when it loses one, without Mosquitto's private bridge flag, which NATS refuses.
+    What is bridged keeps within NATS's limits already: MQTT 3.1.1, QoS 1 at most, topics without spaces.
     """
     check(_NAME, table_id, "the table id")
-    check(_HOST, host, "the venue's host")
     check(_LOGIN, user, "the venue user")
     check(_SECRET, password, "the venue password")
-    if not (isinstance(port, int) and 0 < port < 65536):
-        raise ValueError(f"the venue's port must be 1-65535, got {port!r}")
+    addresses = []
+    for node_host, node_port in ((host, port), *others):
+        check(_HOST, node_host, "the venue's host")
+        if not (isinstance(node_port, int) and 0 < node_port < 65536):
+            raise ValueError(f"the venue's port must be 1-65535, got {node_port!r}")
+        addresses.append(f"{node_host}:{node_port}")
+    connection = [f"address {addresses[0]}"]
+    if others:
+        connection = ["# Every node of the venue's cluster: on losing one the bridge goes on to the next.",
+                      f"addresses {' '.join(addresses)}", "round_robin true",
+                      "# NATS speaks plain MQTT 3.1.1 and refuses Mosquitto's private bridge protocol.",
+                      "try_private false"]
     prefix = f"devetka/{table_id}"
     base, cap = RESTART_TIMEOUT_S
     lines = [
@@ -90,7 +102,7 @@ def render_table_bridge(table_id: str, host: str, port: int, user: str, password
         f"max_queued_messages {MAX_QUEUED_MESSAGES}",
         "",
         "connection devetka-venue",
-        f"address {host}:{port}",
+        *connection,
         "bridge_protocol_version mqttv311",
         "# One id per table: two bridges with one id push each other off the venue for good.",
         f"remote_clientid devetka-bridge-{table_id}",
@@ -196,6 +208,17 @@ def _read_secret(path: str) -> str:
     return text.splitlines()[0] if text.strip() else ""
 
 
+def _addresses(text: str) -> list[tuple[str, int]]:
+    """``HOST:PORT,HOST:PORT`` as (host, port) pairs ("" gives none); a port that is not a number is refused."""
+    pairs = []
+    for item in filter(None, text.split(",")):
+        host, _, port = item.partition(":")
+        if not port.isdigit():
+            raise ValueError(f"a venue node must be HOST:PORT, got {item!r}")
+        pairs.append((host, int(port)))
+    return pairs
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bridge.py", description="Print the venue's Mosquitto config text.")
     commands = parser.add_subparsers(dest="what", required=True)
@@ -206,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     table.add_argument("--user", required=True)
     table.add_argument("--password-file", required=True, help="its first line is the password; - for stdin")
     table.add_argument("--ca-file")
+    table.add_argument("--others", default="", help="HOST:PORT,... the other nodes of a venue's NATS cluster")
     venue = commands.add_parser("venue", help="the venue broker's listeners")
     venue.add_argument("--tls", action="store_true", help="a TLS listener for the tables too")
     acl = commands.add_parser("venue-acl", help="the tables' ACL")
@@ -215,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.what == "table":
             text = render_table_bridge(args.table_id, args.host, args.port, args.user,
-                                       _read_secret(args.password_file), args.ca_file)
+                                       _read_secret(args.password_file), args.ca_file,
+                                       others=_addresses(args.others))
         elif args.what == "venue":
             text = render_venue_broker(tls=args.tls)
         elif args.what == "venue-acl":

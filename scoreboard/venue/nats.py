@@ -1,7 +1,8 @@
-"""The venue on a NATS cluster (docs/venue.md, "The venue on three machines"): one node's ``nats-server`` config
-and a table's Mosquitto bridge to every node, as text, in one place. ``deploy/install.sh --venue-server --engine
-nats`` runs this file with the system's ``python3``; the tests and ``devetka venue-demo`` render the same text, so
-what is tested is what is installed. Standard library only, and nothing from the rest of ``scoreboard``.
+"""The venue on a NATS cluster (docs/venue.md, "The venue on three machines"): one node's ``nats-server`` config,
+as text, in one place; the table's bridge to every node is scoreboard/venue/bridge.py's, given ``others``.
+``deploy/install.sh --venue-server --engine nats`` runs this file with the system's ``python3``; the tests and
+``devetka venue-demo`` render the same text, so what is tested is what is installed. Standard library only, and
+nothing from the rest of ``scoreboard``.
 
 Debian 12's ``nats-server`` 2.9.10 speaks MQTT 3.1.1 (retained messages, sessions and QoS 1 deliveries kept in
 JetStream streams replicated over the cluster) and MQTT over WebSocket on the path ``/mqtt``. Permissions are on
@@ -17,8 +18,8 @@ NATS subjects: the MQTT topic ``devetka/t1/state`` is the subject ``devetka.t1.s
   and WebSocket alike, are the ``mqtt { no_auth_user }``, here the read-only ``reader``;
 - no user may publish on ``$JS.API.>``, so no one can delete or purge the MQTT streams.
 
->>> print(render_bridge("t1", [("10.0.0.1", 1883), ("10.0.0.2", 1883)], "t1", "pw").splitlines()[7])
-addresses 10.0.0.1:1883 10.0.0.2:1883
+>>> print(render_node(2, parse_peers("bar-a,bar-b,bar-c"), {"t1": "pw"}, "secret").splitlines()[3])
+server_name: devetka-2
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 #: Where install.sh puts a node's config: the one Debian's nats-server.service reads.
 NODE_CONFIG_FILE = "/etc/nats-server.conf"
@@ -44,12 +45,6 @@ MONITOR_PORT = 8222  # /healthz, /varz, /jsz: this machine only
 READER = "reader"
 #: What an MQTT reader needs on 2.9.10: the tables' subjects, and the deliveries of its QoS 1 subscriptions.
 READER_SUBSCRIBE = ("devetka.>", "$MQTT.sub.>")
-#: The table's bridge: keepalive and reconnect backoff as on the Mosquitto venue (scoreboard/venue/bridge.py).
-KEEPALIVE_S = 10
-RESTART_TIMEOUT_S = (1, 5)
-BRIDGED_TOPICS = ("state", "event", "availability")
-MAX_QUEUED_MESSAGES = 10000
-TABLE_BRIDGE_FILE = "/etc/mosquitto/conf.d/devetka-venue-bridge.conf"
 
 _NAME = re.compile(r"[A-Za-z0-9_-]+")  # a table id: no '.', '*', '>' or space, so one NATS subject token
 _LOGIN = re.compile(r"[A-Za-z0-9_.-]+")
@@ -168,47 +163,6 @@ def render_node(node: int, peers: Sequence[tuple[str, int]], tables: Mapping[str
     return "\n".join(lines) + "\n"
 
 
-def render_bridge(table_id: str, nodes: Iterable[tuple[str, int]], user: str, password: str) -> str:
-    """The table's ``conf.d`` file for a cluster: its Mosquitto bridged to every node in turn (``round_robin``),
-    MQTT 3.1.1 without Mosquitto's private bridge flag (NATS refuses it), QoS 1 at most (NATS refuses 2)."""
-    check(_NAME, table_id, "the table id")
-    check(_LOGIN, user, "the venue user")
-    check(_SECRET, password, "the venue password")
-    addresses = []
-    for host, port in nodes:
-        check(_HOST, host, "a node's host")
-        addresses.append(f"{host}:{_port(port, 'a node port')}")
-    if not addresses:
-        raise ValueError("the bridge needs the venue's nodes")
-    prefix = f"devetka/{table_id}"
-    base, cap = RESTART_TIMEOUT_S
-    lines = [
-        "# This table's broker bridged to the venue's NATS cluster (docs/venue.md). Made by deploy/install.sh",
-        "# --venue from scoreboard/venue/nats.py; `install.sh --no-venue` removes it. It holds the venue password.",
-        "",
-        f"max_queued_messages {MAX_QUEUED_MESSAGES}",
-        "",
-        "connection devetka-venue",
-        "# Every node: on losing one the bridge goes on to the next.",
-        f"addresses {' '.join(addresses)}",
-        "round_robin true",
-        "# NATS speaks MQTT 3.1.1 and refuses Mosquitto's private bridge protocol.",
-        "bridge_protocol_version mqttv311",
-        "try_private false",
-        f"remote_clientid devetka-bridge-{table_id}",
-        f"remote_username {user}",
-        f"remote_password {password}",
-        "cleansession false",
-        f"keepalive_interval {KEEPALIVE_S}",
-        f"restart_timeout {base} {cap}",
-        "notifications true",
-        f"notification_topic {prefix}/bridge",
-        "# QoS 1 at most: NATS refuses QoS 2.",
-        *(f"topic {prefix}/{topic} out 1" for topic in BRIDGED_TOPICS),
-    ]
-    return "\n".join(lines) + "\n"
-
-
 def read_tables(path: str) -> dict[str, str]:
     """The venue's table logins, ``ID PASSWORD`` a line (``/etc/devetka/venue-tables``, made by install.sh)."""
     tables = {}
@@ -235,19 +189,10 @@ def main(argv: list[str] | None = None) -> int:
     node.add_argument("--peers", required=True, help="HOST[:PORT],... every node's cluster address")
     node.add_argument("--tables-file", required=True, help="'ID PASSWORD' a line")
     node.add_argument("--route-secret-file", required=True)
-    bridge = commands.add_parser("table", help="the table's bridge to every node")
-    bridge.add_argument("--table-id", required=True)
-    bridge.add_argument("--nodes", required=True, help="HOST[:PORT],... every node's MQTT address")
-    bridge.add_argument("--user", required=True)
-    bridge.add_argument("--password-file", required=True, help="its first line is the password; - for stdin")
     args = parser.parse_args(argv)
     try:
-        if args.what == "node":
-            text = render_node(args.node, parse_peers(args.peers), read_tables(args.tables_file),
-                               _read_secret(args.route_secret_file))
-        else:
-            text = render_bridge(args.table_id, parse_peers(args.nodes, MQTT_PORT), args.user,
-                                 _read_secret(args.password_file))
+        text = render_node(args.node, parse_peers(args.peers), read_tables(args.tables_file),
+                           _read_secret(args.route_secret_file))
     except (OSError, ValueError) as error:
         print(f"install: error: {error}", file=sys.stderr)
         return 2

@@ -1,7 +1,8 @@
 """The venue on a NATS cluster with real parts (docs/venue.md, "The venue on three machines"): three ``nats-server``
 nodes on loopback (scoreboard/sim/nats_cluster.py, each config rendered by scoreboard/venue/nats.py), four tables,
-each a real ``devetka run`` publishing to its own Mosquitto bridged to every node (the bridge text of nats.py), and
-the board in Debian's headless Chromium, its page given every node's WebSocket address.
+each a real ``devetka run`` publishing to its own Mosquitto bridged to every node (scoreboard/venue/bridge.py's
+text with the cluster's ``others``, as install.sh --venue HOST:PORT,HOST:PORT,... makes it), and the board in
+Debian's headless Chromium, its page given every node's WebSocket address.
 
 No skips: scripts/setup.sh installs nats-server, mosquitto and chromium; a machine without them fails here by name.
 Times are bounds that say "it never came", never figures to meet; the figures are in bench/venue_nats.py.
@@ -25,7 +26,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from scoreboard.sim.broker import PrivateBroker
 from scoreboard.sim.nats_cluster import HOST, NatsCluster, free_port
-from scoreboard.venue import nats
+from scoreboard.venue import bridge
 from tests.live import ANA_BEN, LEGAL_BREAK, TIMEOUT, Daemon
 from tests.venue.browser import Browser
 from tests.venue.test_board import BOARD, assert_drawn, wait_tile
@@ -100,7 +101,7 @@ def kept_once(address: tuple[str, int], topic: str, expected: dict, timeout: flo
 
 class TableBroker(PrivateBroker):
     """The table's own Mosquitto (anonymous on loopback, as the daemon's test broker) with the cluster bridge of
-    scoreboard/venue/nats.py appended, as install.sh --venue puts it in conf.d."""
+    scoreboard/venue/bridge.py appended, as install.sh --venue puts it in conf.d."""
 
     def __init__(self, bridge: str) -> None:
         super().__init__()
@@ -117,7 +118,9 @@ class Table:
 
     def __init__(self, folder: Path, table_id: str, nodes: list[tuple[str, int]]) -> None:
         self.id = table_id
-        self.broker = TableBroker(nats.render_bridge(table_id, nodes, table_id, PASSWORDS[table_id]))
+        (host, port), *others = nodes
+        self.broker = TableBroker(bridge.render_table_bridge(table_id, host, port, table_id, PASSWORDS[table_id],
+                                                             others=others))
         self.broker.start()
         self.daemon = Daemon(folder, config=f'[table]\nid = "{table_id}"\n[mqtt]\nhost = "{self.broker.host}"\n'
                                             f"port = {self.broker.port}\nkeepalive_s = 60\n")

@@ -1,0 +1,112 @@
+"""The NATS venue's config text (scoreboard/venue/nats.py) and the table's bridge to a cluster (scoreboard/venue/
+bridge.py with ``others``): what each says, that Debian's nats-server 2.9.10 takes it (``nats-server -t``), and that
+install.sh's way of running it (the system python3 on the checkout's file) prints the same text."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from scoreboard.sim.nats_cluster import nats_server_binary
+from scoreboard.venue import bridge, nats
+from tests.live import TIMEOUT
+
+TABLES = {"bar1": "Zq3-x_9", "bar2": "pw2"}
+PEERS = [("venue-a", 6222), ("venue-b", 6222), ("venue-c", 6222)]
+NATS_PY = Path(nats.__file__)
+
+
+def nats_server() -> str:
+    found = nats_server_binary()
+    assert found, "nats-server is not installed (scripts/setup.sh installs it: apt-get install nats-server)"
+    return found
+
+
+def test_a_node_config_is_one_nats_server_2_9_takes(tmp_path):
+    config = tmp_path / "node.conf"
+    config.write_text(nats.render_node(2, PEERS, TABLES, "route-secret", store_dir=str(tmp_path / "js")))
+    checked = subprocess.run([nats_server(), "-t", "-c", str(config)], capture_output=True, text=True,
+                             timeout=TIMEOUT)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "is valid" in checked.stdout + checked.stderr
+
+
+def test_the_node_config_says_who_may_do_what():
+    text = nats.render_node(1, PEERS, TABLES, "route-secret")
+    lines = [line.strip() for line in text.splitlines()]
+    assert "server_name: devetka-1" in lines
+    # Each table writes only under its own prefix and reads nothing; readers read (with their QoS 1 deliveries)
+    # and write nothing; anonymous clients are readers.
+    assert ('{user: "bar1", password: "Zq3-x_9", permissions: {publish: {allow: ["devetka.bar1.>"]}, '
+            'subscribe: {deny: [">"]}}}') in lines
+    assert ('{user: reader, permissions: {publish: {deny: [">"]}, '
+            'subscribe: {allow: ["devetka.>", "$MQTT.sub.>"]}}}') in lines
+    assert 'mqtt { listen: "0.0.0.0:1883", no_auth_user: reader }' in lines
+    assert 'websocket { listen: "0.0.0.0:9001", no_tls: true }' in lines
+    # The NATS protocol and monitoring stay on the machine; the routes log in with the shared secret.
+    assert "listen: 127.0.0.1:4222" in lines and "http: 127.0.0.1:8222" in lines
+    assert [line for line in lines if line.startswith('"nats-route://')] == [
+        f'"nats-route://devetka-route:route-secret@{host}:{port}"' for host, port in PEERS]
+    assert 'authorization { user: devetka-route, password: "route-secret" }' in lines
+    assert f'jetstream {{ store_dir: "{nats.STORE_DIR}" }}' in lines
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"tables": {"bar.1": "pw"}}, "a table id"),  # a '.' would split the NATS subject
+    ({"tables": {"reader": "pw"}}, "readers' login"),
+    ({"tables": {"bar1": 'p"w'}}, "password"),
+    ({"route_secret": "sec ret"}, "route secret"),
+    ({"node": 0}, "node number"),
+    ({"peers": []}, "peers"),
+    ({"peers": [("venue a", 6222)]}, "peer's host"),
+])
+def test_a_bad_value_is_refused_by_name(change, words):
+    arguments = {"node": 1, "peers": PEERS, "tables": TABLES, "route_secret": "route-secret"} | change
+    with pytest.raises(ValueError, match=words):
+        nats.render_node(**arguments)
+
+
+def test_peers_are_host_and_port_the_port_defaulting_to_the_cluster_port():
+    assert nats.parse_peers("venue-a:7000, venue-b") == [("venue-a", 7000), ("venue-b", 6222)]
+    for bad in ("venue-a:x", "venue a", ""):
+        with pytest.raises(ValueError):
+            nats.parse_peers(bad)
+
+
+def test_install_sh_runs_it_with_the_system_python_and_gets_the_same_text(tmp_path):
+    tables = tmp_path / "venue-tables"
+    tables.write_text("# The tables' logins\nbar1 Zq3-x_9\nbar2 pw2\n")
+    secret = tmp_path / "secret"
+    secret.write_text("route-secret\n")
+    run = subprocess.run(["/usr/bin/python3", str(NATS_PY), "node", "--node", "3", "--peers",
+                          "venue-a,venue-b:6222,venue-c", "--tables-file", str(tables), "--route-secret-file",
+                          str(secret)], capture_output=True, text=True, timeout=TIMEOUT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == nats.render_node(3, PEERS, TABLES, "route-secret")
+    tables.write_text("bar1\n")
+    run = subprocess.run(["/usr/bin/python3", str(NATS_PY), "node", "--node", "3", "--peers", "venue-a",
+                          "--tables-file", str(tables), "--route-secret-file", str(secret)],
+                         capture_output=True, text=True, timeout=TIMEOUT)
+    assert run.returncode == 2 and "ID PASSWORD" in run.stderr and run.stdout == ""
+
+
+def test_a_tables_bridge_to_a_cluster_goes_to_every_node_within_what_nats_takes():
+    others = [("venue-b", 1883), ("venue-c", 1884)]
+    text = bridge.render_table_bridge("bar1", "venue-a", 1883, "bar1", "pw", others=others)
+    lines = text.splitlines()
+    assert "addresses venue-a:1883 venue-b:1883 venue-c:1884" in lines
+    assert {"round_robin true", "try_private false", "bridge_protocol_version mqttv311"} <= set(lines)
+    assert not any(line.startswith("address ") for line in lines)
+    topics = [line.split() for line in lines if line.startswith("topic ")]
+    assert topics and all(len(words) == 4 and words[2] == "out" and words[3] in ("0", "1") and " " not in words[1]
+                          for words in topics)  # QoS 1 at most, no spaces: NATS refuses QoS 2 and spaces
+    # One venue broker: the text is what it was, one address and Mosquitto's own bridge protocol.
+    alone = bridge.render_table_bridge("bar1", "venue-a", 1883, "bar1", "pw").splitlines()
+    assert "address venue-a:1883" in alone and "try_private false" not in alone
+    assert [line for line in alone if not line.startswith("address")] == [
+        line for line in lines if line not in ("round_robin true", "try_private false")
+        and not line.startswith(("addresses", "# Every node", "# NATS speaks"))]
+    with pytest.raises(ValueError, match="port"):
+        bridge.render_table_bridge("bar1", "venue-a", 1883, "bar1", "pw", others=[("venue-b", 0)])
