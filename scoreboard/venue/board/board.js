@@ -16,7 +16,7 @@
  * The venue broker may be one Mosquitto or several nodes of a NATS cluster: ?broker=URL,URL,... lists them, and
  * each (re)connect goes to the next after the one that was lost or refused the connection. A refused subscription
  * is asked again, with a growing pause, until the broker grants it: a NATS cluster refuses QoS 1 subscriptions
- * (SUBACK 0x80) for some seconds while its JetStream elects a new leader; QoS 0 stands in meanwhile.
+ * (SUBACK 0x80) for some seconds while its JetStream elects a new leader, so QoS 0 comes first.
  */
 (() => {
   "use strict";
@@ -35,7 +35,7 @@
 
   const board = {
     tables: new Map(), // id -> table record
-    // refusals: subscriptions refused so far; meanwhile: the QoS 1 topics taken at QoS 0 until granted
+    // refusals: subscriptions refused so far; meanwhile: the QoS 1 topics still at QoS 0, not granted QoS 1 yet
     link: { up: false, since: Date.now(), ever: false, refusals: 0, meanwhile: [] },
     received: {}, // id -> state messages received (drawn or not), for the tests
     url: null, // the broker this (re)connect goes to, one of urls
@@ -371,14 +371,15 @@
   const RESUBSCRIBE_MS = [250, 500, 1000, 2000, 4000, 5000];
   let generation = 0; // one per connection: what a lost connection still had pending is dropped
 
-  // Subscribe to every topic at its QoS; the link is up once each is granted. A refused QoS 1 subscription is
-  // taken at QoS 0 meanwhile (on NATS a QoS 0 one needs no JetStream, so it is granted during an election too; for a
-  // board with a clean session the two differ only while it is disconnected, when it loses its session anyway) and
-  // asked at QoS 1 again, with backoff, until granted.
+  // Subscribe to every topic; the link is up once each is granted. A QoS 1 topic is taken at QoS 0 first and then
+  // asked at QoS 1: on NATS a QoS 1 subscription needs a JetStream consumer, which is refused (SUBACK 0x80, after
+  // some seconds) while JetStream elects a leader, where QoS 0 is granted at once. For a board with a clean session
+  // the two differ only while it is disconnected, when it loses its session anyway. A refused subscription is asked
+  // again, with a growing pause, until granted.
   function subscribeAll(client, topics) {
     const mine = ++generation;
     const pending = new Set(Object.keys(topics));
-    board.link.meanwhile = [];
+    board.link.meanwhile = Object.keys(topics).filter((topic) => topics[topic].qos > 0);
     const granted = (topic) => {
       pending.delete(topic);
       if (!pending.size && !board.link.up) {
@@ -387,29 +388,33 @@
         schedule();
       }
     };
-    const ask = (topic, attempt) => {
-      client.subscribe(topic, topics[topic], (error) => {
+    const ask = (topic, qos, attempt, then) => {
+      client.subscribe(topic, { qos }, (error) => {
         if (mine !== generation) return;
         if (!error) {
-          board.link.meanwhile = board.link.meanwhile.filter((other) => other !== topic);
-          granted(topic);
+          then();
           return;
         }
         board.link.refusals += 1;
         const pause = RESUBSCRIBE_MS[Math.min(attempt, RESUBSCRIBE_MS.length - 1)] * (0.75 + Math.random() / 2);
-        console.warn(`board: subscription to ${topic} refused (${error.message}), asking again in ${pause | 0} ms`);
-        if (topics[topic].qos > 0 && !board.link.meanwhile.includes(topic)) {
-          board.link.meanwhile.push(topic);
-          client.subscribe(topic, { qos: 0 }, (refused) => {
-            if (mine === generation && !refused) granted(topic);
-          });
-        }
+        console.warn(`board: subscription to ${topic} at QoS ${qos} refused (${error.message}),`
+          + ` asking again in ${pause | 0} ms`);
         setTimeout(() => {
-          if (mine === generation && client.connected) ask(topic, attempt + 1);
+          if (mine === generation && client.connected) ask(topic, qos, attempt + 1, then);
         }, pause);
       });
     };
-    for (const topic of Object.keys(topics)) ask(topic, 0);
+    for (const topic of Object.keys(topics)) {
+      const qos = topics[topic].qos;
+      ask(topic, 0, 0, () => {
+        granted(topic);
+        if (qos > 0) {
+          ask(topic, qos, 0, () => {
+            board.link.meanwhile = board.link.meanwhile.filter((other) => other !== topic);
+          });
+        }
+      });
+    }
   }
 
   function linkDown() {
