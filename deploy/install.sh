@@ -12,6 +12,8 @@ Usage: sudo deploy/install.sh [--root DIR]
        sudo deploy/install.sh [--root DIR] --no-venue
        sudo deploy/install.sh [--root DIR] --venue-server [--venue-add-table ID]... [--venue-remove-table ID]...
                               [--venue-tls-cert FILE --venue-tls-key FILE | --venue-no-tls]
+       sudo deploy/install.sh [--root DIR] --venue-server --engine nats --node N --peers HOST[:PORT],...
+                              [--venue-add-table ID]... [--venue-remove-table ID]...
 
 Installs Devetka from this checkout onto this machine, or upgrades it:
   - Debian packages: python3-venv, mosquitto, the libraries Kivy draws with;
@@ -56,6 +58,13 @@ The venue (docs/venue.md): every table's broker bridged to one broker behind the
   --venue-tls-cert FILE --venue-tls-key FILE  (imply --venue-server) the venue's certificate (its
                         host name in it) and key: the tables may then bridge over TLS, port 8883.
                         Kept for later runs; --venue-no-tls removes them.
+  --engine nats --node N --peers HOST[:PORT],...  (imply --venue-server) this box is node N of a
+                        venue on a NATS cluster (three boxes): nats-server with MQTT for the tables
+                        (port 1883), MQTT over WebSocket for browsers (9001, path /mqtt), routes to
+                        every node of --peers (port 6222; the same list on each node). Tables are
+                        added on node 1; copy /etc/devetka/venue-tables and
+                        /etc/devetka/venue-cluster-secret to the others before installing them.
+                        A table then bridges to every node: --venue HOST1,HOST2,HOST3.
 EOF
 }
 
@@ -64,7 +73,7 @@ die() { printf 'install: error: %s\n' "$*" >&2; exit 1; }
 
 ROOT=/
 VENUE="" VENUE_USER="" VENUE_PASSWORD_FILE="" VENUE_TLS_CA="" NO_VENUE=0 VENUE_SERVER=0
-VENUE_TLS_CERT="" VENUE_TLS_KEY="" VENUE_NO_TLS=0
+VENUE_TLS_CERT="" VENUE_TLS_KEY="" VENUE_NO_TLS=0 VENUE_ENGINE=mosquitto VENUE_NODE="" VENUE_PEERS=""
 ADD_TABLES=() REMOVE_TABLES=()
 while (( $# )); do
     case $1 in
@@ -72,7 +81,7 @@ while (( $# )); do
         --root) (( $# >= 2 )) || die "--root needs a directory"; ROOT=$2; shift 2 ;;
         --root=*) ROOT=${1#--root=}; shift ;;
         --venue|--venue-user|--venue-password-file|--venue-tls-ca|--venue-add-table|--venue-remove-table|\
-        --venue-tls-cert|--venue-tls-key)
+        --venue-tls-cert|--venue-tls-key|--engine|--node|--peers)
             (( $# >= 2 )) || die "$1 needs a value"
             case $1 in
                 --venue) VENUE=$2 ;;
@@ -83,6 +92,9 @@ while (( $# )); do
                 --venue-remove-table) REMOVE_TABLES+=("$2"); VENUE_SERVER=1 ;;
                 --venue-tls-cert) VENUE_TLS_CERT=$2; VENUE_SERVER=1 ;;
                 --venue-tls-key) VENUE_TLS_KEY=$2; VENUE_SERVER=1 ;;
+                --engine) VENUE_ENGINE=$2; VENUE_SERVER=1 ;;
+                --node) VENUE_NODE=$2; VENUE_SERVER=1 ;;
+                --peers) VENUE_PEERS=$2; VENUE_SERVER=1 ;;
             esac
             shift 2 ;;
         --no-venue) NO_VENUE=1; shift ;;
@@ -97,7 +109,10 @@ DEPLOY=$REPO/deploy
 # The venue's options, checked before anything is touched (deploy/venue.sh).
 # shellcheck source=deploy/venue.sh
 source "$DEPLOY/venue.sh"
+# shellcheck source=deploy/venue-nats.sh
+source "$DEPLOY/venue-nats.sh"
 venue_check_options
+venue_nats_check_options
 mkdir -p "$ROOT"
 ROOT=$(cd "$ROOT" && pwd -P)
 if [[ $ROOT == / ]]; then
@@ -205,6 +220,7 @@ write_manifest() {
 
 # The venue's box installs its broker and nothing of a table's.
 if (( VENUE_SERVER )); then
+    [[ $VENUE_ENGINE != nats ]] || venue_nats_preflight
     venue_server
     exit 0
 fi

@@ -52,6 +52,17 @@ venue_check_options() {
     [[ -n $VENUE ]] || die "--venue-user, --venue-password-file and --venue-tls-ca go with --venue HOST[:PORT]"
     [[ -n $VENUE_USER ]] || die "--venue needs --venue-user USER (the table's login on the venue's broker)"
     [[ -n $VENUE_PASSWORD_FILE ]] || die "--venue needs --venue-password-file FILE (- reads it from standard input)"
+    # A venue on a NATS cluster: --venue HOST[:PORT],HOST[:PORT],... every node; the bridge goes to each in turn.
+    local node
+    VENUE_OTHERS=""
+    if [[ $VENUE == *,* ]]; then
+        for node in $(tr ',' ' ' <<<"${VENUE#*,}"); do
+            [[ $node == *:* ]] || node+=":1883"
+            [[ $node =~ ^[A-Za-z0-9.-]+:[0-9]{1,5}$ ]] || die "--venue: \"$node\" is not HOST[:PORT]"
+            VENUE_OTHERS+="${VENUE_OTHERS:+,}$node"
+        done
+        VENUE=${VENUE%%,*}
+    fi
     VENUE_HOST=${VENUE%%:*}
     if [[ $VENUE == *:* ]]; then
         VENUE_PORT=${VENUE#*:}
@@ -106,6 +117,7 @@ venue_bridge() {
         write 0644 root:root "$VENUE_SETTINGS" < <(
             printf '# The venue this table is bridged to (made by deploy/install.sh --venue; --no-venue removes it).\n'
             printf 'host=%s\nport=%s\nuser=%s\n' "$VENUE_HOST" "$VENUE_PORT" "$VENUE_USER"
+            [[ -z $VENUE_OTHERS ]] || printf 'others=%s\n' "$VENUE_OTHERS"
         )
         write 0600 root:root "$VENUE_SECRET" <<<"$VENUE_PASSWORD"
         if [[ -n $VENUE_TLS_CA ]]; then
@@ -127,16 +139,16 @@ venue_bridge() {
         remove "$TABLE_BRIDGE"  # a bridge whose settings are gone (deleted by hand) is not kept half-made
         return 0
     fi
-    local key value host="" port="" user="" tls=()
+    local key value host="" port="" user="" others="" tls=()
     while IFS='=' read -r key value; do
-        case $key in host) host=$value ;; port) port=$value ;; user) user=$value ;; esac
+        case $key in host) host=$value ;; port) port=$value ;; user) user=$value ;; others) others=$value ;; esac
     done <"$P$VENUE_SETTINGS"
     [[ ! -e $P$VENUE_CA ]] || tls=(--ca-file "$VENUE_CA")
     [[ $user == "$table" ]] || say "note: the venue login $user is not this table's id $table: the venue's ACL" \
         "lets login ID write only under devetka/ID/, so it drops everything this table sends"
     local text
     text=$(bridge_text table --table-id "$table" --host "$host" --port "$port" --user "$user" \
-        --password-file "$P$VENUE_SECRET" "${tls[@]}")
+        --password-file "$P$VENUE_SECRET" "${tls[@]}" --others "$others")
     # 0640 root:mosquitto: it holds the password, and Mosquitto reads it again as user mosquitto on a reload.
     write 0640 root:mosquitto "$TABLE_BRIDGE" <<<"$text"
 }
@@ -147,8 +159,12 @@ venue_server() {
     [[ ! -e $P/etc/mosquitto/conf.d/devetka.conf ]] \
         || die "this machine is a table (/etc/mosquitto/conf.d/devetka.conf): the venue's broker needs a box of its own"
     machine env DEBIAN_FRONTEND=noninteractive apt-get update -q
-    machine env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 mosquitto mosquitto-clients
-    command -v mosquitto_passwd >/dev/null || die "mosquitto_passwd not found (apt-get install mosquitto)"
+    if [[ $VENUE_ENGINE == nats ]]; then  # a node of a NATS cluster (deploy/venue-nats.sh)
+        machine env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 nats-server
+    else
+        machine env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 mosquitto mosquitto-clients
+        command -v mosquitto_passwd >/dev/null || die "mosquitto_passwd not found (apt-get install mosquitto)"
+    fi
 
     # The tables' logins: "ID PASSWORD" a line, made once per table and kept; the file is the list.
     directory 0755 root:root /etc/devetka
@@ -178,6 +194,10 @@ venue_server() {
         printf '#   sudo deploy/install.sh --venue THIS-HOST --venue-user ID --venue-password-file -\n'
         for id in "${ids[@]}"; do printf '%s %s\n' "$id" "${secrets[$id]}"; done
     )
+    if [[ $VENUE_ENGINE == nats ]]; then
+        venue_nats_node
+        return 0
+    fi
 
     directory 0755 root:root /etc/mosquitto
     directory 0755 root:root /etc/mosquitto/conf.d

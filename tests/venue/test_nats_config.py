@@ -1,6 +1,7 @@
 """The NATS venue's config text (scoreboard/venue/nats.py) and the table's bridge to a cluster (scoreboard/venue/
 bridge.py with ``others``): what each says, that Debian's nats-server 2.9.10 takes it (``nats-server -t``), and that
-install.sh's way of running it (the system python3 on the checkout's file) prints the same text."""
+install.sh's way of running it (the system python3 on the checkout's file) prints the same text; and what
+``install.sh --venue-server --engine nats`` and ``--venue HOST,HOST,HOST`` stage (``--root``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import pytest
 
 from scoreboard.sim.nats_cluster import nats_server_binary
 from scoreboard.venue import bridge, nats
+from tests.deploy.staging import install, manifest, tree
 from tests.live import TIMEOUT
+from tests.venue.hall import venue_logins
 
 TABLES = {"bar1": "Zq3-x_9", "bar2": "pw2"}
 PEERS = [("venue-a", 6222), ("venue-b", 6222), ("venue-c", 6222)]
@@ -110,3 +113,71 @@ def test_a_tables_bridge_to_a_cluster_goes_to_every_node_within_what_nats_takes(
         and not line.startswith(("addresses", "# Every node", "# NATS speaks"))]
     with pytest.raises(ValueError, match="port"):
         bridge.render_table_bridge("bar1", "venue-a", 1883, "bar1", "pw", others=[("venue-b", 0)])
+
+
+# ---- install.sh --venue-server --engine nats, and a table's --venue to every node (staging, ``--root``) ----------
+NODE_FILES = {  # path -> (kind, mode, owner) on a node of the venue's cluster
+    "/etc/devetka/venue-tables": ("file", "0600", "root:root"),
+    "/etc/devetka/venue-cluster-secret": ("file", "0600", "root:root"),
+    nats.NODE_CONFIG_FILE: ("file", "0640", "root:nats"),
+    "/var/lib/nats": ("dir", "0750", "nats:nats"),
+    nats.STORE_DIR: ("dir", "0750", "nats:nats"),
+}
+ENGINE = ("--venue-server", "--engine", "nats", "--peers", "venue-a,venue-b:6222,venue-c")
+
+
+def node_install(root: Path, number: int, *more: str):
+    return install(root, *ENGINE, "--node", str(number), *more)
+
+
+def test_install_makes_node_1_with_the_text_of_nats_py_and_a_second_run_changes_nothing(tmp_path):
+    root = tmp_path / "node1"
+    run = node_install(root, 1, "--venue-add-table", "bar1", "--venue-add-table", "bar2")
+    assert run.returncode == 0, run.stderr
+    secret = (root / "etc/devetka/venue-cluster-secret").read_text().strip()
+    config = (root / nats.NODE_CONFIG_FILE.lstrip("/")).read_text()
+    assert config == nats.render_node(1, PEERS, venue_logins(root), secret)
+    assert set(venue_logins(root)) == {"bar1", "bar2"}
+    assert "--venue venue-a:1883,venue-b:1883,venue-c:1883 --venue-user bar1" in run.stderr  # what to run on bar1
+    recorded = manifest(root)
+    for path, entry in NODE_FILES.items():
+        assert recorded[path][:3] == entry, path
+    assert "would run: systemctl reload-or-restart nats-server.service" in run.stdout
+    checked = subprocess.run([nats_server(), "-t", "-c", str(root / nats.NODE_CONFIG_FILE.lstrip("/"))],
+                             capture_output=True, text=True, timeout=TIMEOUT)
+    assert checked.returncode == 0, checked.stderr
+    before = tree(root)
+    again = node_install(root, 1)
+    assert again.returncode == 0, again.stderr
+    assert tree(root) == before and "wrote" not in again.stderr
+
+
+def test_nodes_2_and_3_take_node_1s_logins_and_secret_and_make_none(tmp_path):
+    first, second = tmp_path / "node1", tmp_path / "node2"
+    assert node_install(first, 1, "--venue-add-table", "bar1").returncode == 0
+    refused = node_install(second, 2)
+    assert refused.returncode != 0 and "/etc/devetka/venue-tables" in refused.stderr
+    assert not (second / nats.NODE_CONFIG_FILE.lstrip("/")).exists()
+    (second / "etc/devetka").mkdir(parents=True)
+    for name in ("venue-tables", "venue-cluster-secret"):
+        (second / "etc/devetka" / name).write_bytes((first / "etc/devetka" / name).read_bytes())
+    run = node_install(second, 2)
+    assert run.returncode == 0, run.stderr
+    secret = (first / "etc/devetka/venue-cluster-secret").read_text().strip()
+    assert (second / nats.NODE_CONFIG_FILE.lstrip("/")).read_text() == nats.render_node(
+        2, PEERS, venue_logins(first), secret)
+    adding = node_install(second, 2, "--venue-add-table", "bar2")
+    assert adding.returncode != 0 and "on node 1" in adding.stderr
+
+
+def test_a_table_bridges_to_every_node_of_the_list(tmp_path):
+    secret = tmp_path / "password"
+    secret.write_text("Tbl-1_pass\n")
+    root = tmp_path / "table"
+    run = install(root, "--venue", "venue-a,venue-b:1884,venue-c", "--venue-user", "table1",
+                  "--venue-password-file", str(secret))
+    assert run.returncode == 0, run.stderr
+    assert (root / bridge.TABLE_BRIDGE_FILE.lstrip("/")).read_text() == bridge.render_table_bridge(
+        "table1", "venue-a", 1883, "table1", "Tbl-1_pass", others=[("venue-b", 1884), ("venue-c", 1883)])
+    again = install(root)  # later runs make the same bridge from the settings kept
+    assert again.returncode == 0 and "wrote /etc/mosquitto" not in again.stderr
