@@ -9,6 +9,7 @@ set -euo pipefail
 # libraries: the Kivy touchscreen on a virtual screen; libmtdev1: Kivy's touch input;
 # systemd: systemd-analyze, which checks deploy/systemd's units (a minimal image has no init);
 # chromium (headless, over the DevTools protocol) and fonts-liberation: the venue board's tests and screenshots.
+# nats-server: the venue on a NATS cluster (tests/venue/test_nats.py, bench/venue_nats.py, install.sh --engine nats).
 APT_PACKAGES="mosquitto mosquitto-clients openssl xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core systemd chromium fonts-liberation nats-server"
 
 # The distribution's Python (/usr/bin/python3), as on the Pi, where it is there:
