@@ -333,6 +333,8 @@ def test_a_node_killed_mid_play_the_board_converges_the_tables_referee_on_the_no
                                 " refusals: window.devetkaBoard.link.refusals})")
         assert link["up"] and link["url"] != lost.ws_url
         print(f"\nnats: the board moved to {link['url']}; {link['refusals']} subscription(s) refused meanwhile")
+        # Its QoS 1 subscriptions, refused while JetStream elected its leaders, are asked again until granted.
+        browser.wait_for("window.devetkaBoard.link.meanwhile.length === 0")
         # The bridges rode over it: each says 1 on the cluster, and every input its table stored in this match,
         # from its match_start (seq 0) to the last, came to the node that stayed as an event.
         for table in tables.values():
