@@ -11,7 +11,8 @@ board and every bridge go to node 1 first. Latency is measured as bench/venue.py
 it arrives on the table's own broker, to the page's repaint of that seq, one wall clock); its helpers are used.
 
 Three phases of ``--seconds`` each:
-(1) all three nodes up: tile latency p50/p99/max; each node's CPU (% of a core) and resident memory;
+(1) all three nodes up: tile latency p50/p99/max, split at node 1 (a subscriber there stamps each state: the bridge's
+    hop, and node to tile); each node's CPU (% of a core) and resident memory;
 (2) node 1, the board's and the bridges' node, killed (SIGKILL) at the start: how long until every table's tile shows
     a state stored after the kill (the failover, per table: max and median), and the latency over the phase;
 (3) node 1 still down: tile latency on the two nodes left.
@@ -94,6 +95,24 @@ def serve_board() -> http.server.ThreadingHTTPServer:
     return server
 
 
+def to_tile(stamps: dict[tuple[str, int, int], float], drawn: list[dict]) -> list[float]:
+    """For each stamped state, the ms to the first repaint of it or of a later state of its table (by match, seq).
+
+    Unlike bench/venue.py's ``latencies`` no repaint is left out for coming before the stamp: the page's clock
+    (``performance.timeOrigin`` + ``now()``) and Python's ``time.time()`` differ by a few ms, and leaving out the
+    state's own repaint then counts the next state's, seconds later at a table's pace. A repaint of (match, seq) or
+    later cannot come before the state was stored, so a value below 0 is that clock difference."""
+    by_table: dict[str, list[tuple[int, int, float]]] = {}
+    for entry in drawn:
+        by_table.setdefault(entry["table"], []).append((entry.get("match") or 0, entry["seq"], entry["t"]))
+    out = []
+    for (table, match, seq), stored in stamps.items():
+        shown = [t for (m, s, t) in by_table.get(table, ()) if (m, s) >= (match, seq)]
+        if shown:
+            out.append(min(shown) - stored)
+    return out
+
+
 def summary(values: list[float]) -> str:
     if not values:
         return "no state both stamped and drawn"
@@ -101,22 +120,25 @@ def summary(values: list[float]) -> str:
             f"max {max(values):.1f} ms")
 
 
-def phase(stamps: Stamps, browser: Browser, seconds: float) -> tuple[dict, list[dict], float]:
-    """Play for ``seconds`` from a clean slate; the states stamped, the page's repaints, and when it began (ms)."""
+def phase(stamps: Stamps, browser: Browser, seconds: float, *more: Stamps) -> tuple[dict, list[dict], list[dict]]:
+    """Play for ``seconds`` from a clean slate; the states stamped, the page's repaints, and the other stamps."""
     browser.evaluate("window.devetkaDrawn.length = 0")
-    with stamps.lock:
-        stamps.at.clear()
-    began = time.time() * 1000
+    for each in (stamps, *more):
+        with each.lock:
+            each.at.clear()
     time.sleep(seconds)
-    with stamps.lock:
-        stamped = dict(stamps.at)
-    return stamped, browser.evaluate("window.devetkaDrawn"), began
+    taken = []
+    for each in (stamps, *more):
+        with each.lock:
+            taken.append(dict(each.at))
+    return taken[0], browser.evaluate("window.devetkaDrawn"), taken[1:]
 
 
 def run(count: int, seconds: float, speed: float) -> None:
     ids = table_ids(count)
     logins = {table_id: secrets.token_hex(8) for table_id in ids}
     stamps = Stamps()
+    at_node = Stamps()  # each state as node 1, the board's, has it: the bridge's hop, apart from the page's
     tables: list[Table] = []
     server = serve_board()
     with tempfile.TemporaryDirectory(prefix="devetka-bench-nats-") as folder, NatsCluster(logins) as cluster:
@@ -127,15 +149,32 @@ def run(count: int, seconds: float, speed: float) -> None:
                 for number, table_id in enumerate(ids, start=1):
                     tables.append(Table(table_id, number, cluster, logins[table_id], speed, Path(folder)))
                     stamps.watch(table_id, tables[-1].broker.port)
+                    at_node.watch(table_id, cluster.nodes[0].mqtt_port)
                 browser.wait_for(f"document.querySelectorAll('[data-status=online]').length === {count}",
                                  timeout=300)
+                # The page's own arrivals too (MQTT.js's message event, the page's clock): node -> page, apart from
+                # page -> repaint.
+                browser.evaluate("window.benchArrived = []; window.devetkaBoard.client.on('message', (topic, payload)"
+                                 " => { if (topic.endsWith('/state')) { const s = JSON.parse(new TextDecoder()"
+                                 ".decode(payload)); window.benchArrived.push({table: topic.split('/')[1], seq: s.seq,"
+                                 " match: s.match_id, t: performance.timeOrigin + performance.now()}); } }); 0")
                 pids = {node.number: node.process.pid for node in cluster.nodes}
                 cpu = {number: cpu_seconds([pid]) for number, pid in pids.items()}
                 began = time.monotonic()
-                stamped, drawn, _ = phase(stamps, browser, seconds)
+                stamped, drawn, (on_node,) = phase(stamps, browser, seconds, at_node)
                 elapsed = time.monotonic() - began
                 print(f"({count} tables, 3 nodes) load average {load_average()}")
-                print(f"({count} tables, 3 nodes) input to tile: {summary(latencies(stamped, drawn))}")
+                print(f"({count} tables, 3 nodes) input to tile: {summary(to_tile(stamped, drawn))} (with "
+                      f"bench/venue.py's latencies(), which leaves out a repaint stamped before the state: "
+                      f"{summary(latencies(stamped, drawn))})")
+                hop = [on_node[key] - at for key, at in stamped.items() if key in on_node]
+                arrived = {(a["table"], a.get("match") or 0, a["seq"]): a["t"]
+                           for a in reversed(browser.evaluate("window.benchArrived"))}
+                arrived = {key: at for key, at in arrived.items() if key in on_node}  # this phase's only
+                to_page = [arrived[key] - at for key, at in on_node.items() if key in arrived]
+                print(f"({count} tables, 3 nodes) of which table broker to node 1 (the bridge): {summary(hop)}; "
+                      f"node 1 to the page's MQTT.js: {summary(to_page)}; the page's MQTT.js to the repaint: "
+                      f"{summary(to_tile(arrived, drawn))}")
                 for number, pid in pids.items():
                     print(f"({count} tables) node {number}: {100 * (cpu_seconds([pid]) - cpu[number]) / elapsed:.1f}%"
                           f" of a core, {resident_mb([pid]):.1f} MB resident")
@@ -160,13 +199,13 @@ def run(count: int, seconds: float, speed: float) -> None:
                 refusals = browser.evaluate("window.devetkaBoard.link.refusals")
                 print(f"({count} tables, node 1 killed) the board's subscriptions refused meanwhile: {refusals}")
                 print(f"({count} tables, node 1 killed) input to tile over the phase: "
-                      f"{summary(latencies(stamped, drawn))}")
+                      f"{summary(to_tile(stamped, drawn))}")
                 # (3) the two nodes left.
                 cpu = {number: cpu_seconds([pid]) for number, pid in pids.items() if number != 1}
                 began = time.monotonic()
                 stamped, drawn, _ = phase(stamps, browser, seconds)
                 elapsed = time.monotonic() - began
-                print(f"({count} tables, 2 nodes) input to tile: {summary(latencies(stamped, drawn))}")
+                print(f"({count} tables, 2 nodes) input to tile: {summary(to_tile(stamped, drawn))}")
                 for number, pid in pids.items():
                     if number != 1:
                         print(f"({count} tables, 2 nodes) node {number}: "
@@ -175,6 +214,7 @@ def run(count: int, seconds: float, speed: float) -> None:
                 print(f"({count} tables) browser: {len(chromium_pids(browser.process.pid))} processes")
         finally:
             stamps.close()
+            at_node.close()
             for table in tables:
                 table.stop()
             server.shutdown()
