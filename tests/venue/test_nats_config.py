@@ -122,6 +122,7 @@ NODE_FILES = {  # path -> (kind, mode, owner) on a node of the venue's cluster
     nats.NODE_CONFIG_FILE: ("file", "0640", "root:nats"),
     "/var/lib/nats": ("dir", "0750", "nats:nats"),
     nats.STORE_DIR: ("dir", "0750", "nats:nats"),
+    "/usr/share/devetka/board/board.js": ("file", "0644", "root:root"),
 }
 ENGINE = ("--venue-server", "--engine", "nats", "--peers", "venue-a,venue-b:6222,venue-c")
 
