@@ -268,10 +268,24 @@ def refused_login(cluster: NatsCluster, user: str, password: str) -> str | None:
 class Heard:
     """Every input event of each table's current match heard on one node (QoS 1: a repeat is allowed, no loss)."""
 
-    def __init__(self, address: tuple[str, int], tables: dict[str, Table]) -> None:
+    def __init__(self, address: tuple[str, int], tables: dict[str, Table], publishers: tuple[str, int]) -> None:
         self.tables = tables
         self.seqs: dict[str, set[int]] = {table_id: set() for table_id in tables}
         self.watcher = Reader(address, ("devetka/+/event",))
+        # A SUBACK does not wait for the other nodes to hear of the subscription: until the node the bridges publish
+        # to has, what they send is not routed here. So: a probe event from there, again until it comes.
+        prober = Reader(publishers, username="t1", password=PASSWORDS["t1"])
+        try:
+            deadline = time.monotonic() + TIMEOUT
+            while True:
+                prober.publish("devetka/t1/event", b'{"event": "probe"}')
+                try:
+                    self.watcher.next("devetka/+/event", 0.2)
+                    break
+                except AssertionError:
+                    assert time.monotonic() < deadline, "no event from the bridges' node reached the node that stays"
+        finally:
+            prober.close()
 
     def until_last(self, timeout: float) -> None:
         """Take events until each table's last stored seq has come."""
@@ -306,7 +320,7 @@ def test_a_node_killed_mid_play_the_board_converges_the_tables_referee_on_the_no
     browser.open(board_url(board_server, cluster, order))
     browser.wait_for("window.devetkaBoard && window.devetkaBoard.link.up")
     # Every table's QoS 1 events, heard on a node that stays: none may be lost over the node's loss.
-    events = Heard(survivor.mqtt, tables)
+    events = Heard(survivor.mqtt, tables, lost.mqtt)
     try:
         for table in tables.values():
             table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=[f"{table.id} Ana", "Ben"])},
@@ -368,3 +382,14 @@ def test_the_board_goes_on_to_the_next_node_when_the_first_is_not_there(cluster,
     wait_state(browser, table, CONVERGE_S)
     assert browser.evaluate("window.devetkaBoard.url") == cluster.nodes[1].ws_url
     assert browser.exceptions() == []
+
+
+def test_a_refused_subscription_is_asked_again_and_the_board_never_reads_live_meanwhile(cluster, tables, browser,
+                                                                                        board_server):
+    """A login that may read nothing (a table's, given to the board by mistake): every subscription is refused
+    (SUBACK 0x80), asked again with backoff, and the page says it is still connecting, with no tile drawn."""
+    browser.open(board_url(board_server, cluster, [2]) + f"&user=t1&password={PASSWORDS['t1']}")
+    browser.wait_for("window.devetkaBoard && window.devetkaBoard.link.refusals >= 9")  # three rounds of three
+    assert browser.evaluate("window.devetkaBoard.link.up") is False
+    assert browser.evaluate("document.querySelectorAll('[data-table]').length") == 0
+    assert "Connecting to the venue broker" in browser.evaluate("document.getElementById('empty').textContent")

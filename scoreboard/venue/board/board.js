@@ -25,6 +25,13 @@
   const ONE = params.get("table");
   const PREFIX = params.get("prefix") || "devetka";
   const SILENCE_S = Number(params.get("silence_s")) > 0 ? Number(params.get("silence_s")) : 30;
+  // The highest QoS the board subscribes at: 1 with one broker, 0 with several (a NATS cluster), where a QoS 1
+  // subscriber makes the tables' QoS 1 publishes on its topics go through JetStream, which times out while JetStream
+  // elects a leader, and NATS then drops the publishing bridge. For a board with a clean session the two differ only
+  // while it is disconnected, when it loses its session anyway.
+  const BROKERS = (params.get("broker") || "").split(",").filter((url) => url.trim()).length;
+  const QOS = params.get("qos") === "0" || params.get("qos") === "1" ? Number(params.get("qos"))
+    : (BROKERS > 1 ? 0 : 1);
   const DRAWN_MAX = 20000;
   const BALL_MAX = 9;
 
@@ -466,12 +473,12 @@
         t.bridge = null;
       }
       // The state at QoS 0, as it is published; a lost one is followed by the next. Availability and the bridge
-      // at QoS 1: they change seldom and each change matters.
+      // at QoS 1 (at most ?qos): they change seldom and each change matters.
       const topic = (kind) => `${PREFIX}/${ONE || "+"}/${kind}`;
       const topics = {
         [topic("state")]: { qos: 0 },
-        [topic("availability")]: { qos: 1 },
-        [topic("bridge")]: { qos: 1 },
+        [topic("availability")]: { qos: Math.min(1, QOS) },
+        [topic("bridge")]: { qos: Math.min(1, QOS) },
       };
       subscribeAll(client, topics);
     });
