@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scoreboard.sim.venue_demo import Table, VenueBroker, VenueOptions, table_ids  # noqa: E402
+from scoreboard.venue import bridge  # noqa: E402
 from tests.venue.browser import Browser  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -143,7 +144,9 @@ def run(count: int, seconds: float, speed: float, hour: bool) -> None:
             with Browser() as browser:
                 browser.open(f"http://127.0.0.1:{venue.websockets_port}/")
                 for number, table_id in enumerate(ids, start=1):
-                    table = Table(table_id, number, venue, logins[table_id], options, Path(folder), lambda line: None)
+                    text = bridge.render_table_bridge(table_id, "127.0.0.1", venue.tables_port, table_id,
+                                                      logins[table_id])
+                    table = Table(table_id, number, text, options, Path(folder), lambda line: None)
                     tables.append(table)
                     stamps.watch(table_id, table.broker.port)
                 browser.wait_for(f"document.querySelectorAll('[data-table]').length === {count}", timeout=300)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
+import http.server
 import secrets
 import shutil
 import signal
@@ -25,6 +27,7 @@ from pathlib import Path
 
 from scoreboard.sim.broker import BrokerError, ConfiguredBroker, free_port
 from scoreboard.sim.demo import HELD, has_display
+from scoreboard.sim.nats_cluster import ClusterError
 from scoreboard.venue import bridge
 
 ALL_DONE = "venue-demo: all tables done"
@@ -41,6 +44,7 @@ class VenueOptions:
     speed: float = 10.0
     store_dir: str | None = None
     headless: bool = False
+    engine: str = "mosquitto"
 
 
 def table_ids(count: int) -> list[str]:
@@ -70,19 +74,60 @@ class VenueBroker(ConfiguredBroker):
 class TableBroker(ConfiguredBroker):
     """A table's own Mosquitto: a listener for its daemon on loopback, and the bridge ``install.sh --venue`` makes."""
 
-    def __init__(self, table_id: str, venue: VenueBroker, password: str) -> None:
+    def __init__(self, bridge_text: str) -> None:
         super().__init__()
-        bridge_text = bridge.render_table_bridge(table_id, "127.0.0.1", venue.tables_port, table_id, password)
         self.config_text = f"listener {self.port} 127.0.0.1\nallow_anonymous true\n\n{bridge_text}"
+
+
+class MosquittoVenue:
+    """The venue on one Mosquitto (``install.sh --venue-server``): it also serves the board."""
+
+    def __init__(self, stack: contextlib.ExitStack, logins: dict[str, str]) -> None:
+        self.broker = stack.enter_context(VenueBroker(logins))
+        self.nodes = [(self.broker.process.pid, ("127.0.0.1", self.broker.readers_port))]
+        self.board = f"http://127.0.0.1:{self.broker.websockets_port}/"
+
+    def bridge(self, table_id: str, password: str) -> str:
+        return bridge.render_table_bridge(table_id, "127.0.0.1", self.broker.tables_port, table_id, password)
+
+
+class NatsVenue:
+    """The venue on three NATS nodes (``install.sh --venue-server --engine nats``); NATS serves no page, so the
+    board is served from the checkout by a small file server here, pointed at every node (it fails over)."""
+
+    def __init__(self, stack: contextlib.ExitStack, logins: dict[str, str]) -> None:
+        from scoreboard.sim.nats_cluster import NatsCluster
+
+        self.cluster = stack.enter_context(NatsCluster(logins))
+        self.nodes = [(node.process.pid, node.mqtt) for node in self.cluster.nodes]
+        pages = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0), functools.partial(_QuietFiles, directory=str(BOARD)))
+        threading.Thread(target=pages.serve_forever, name="venue-demo board", daemon=True).start()
+        stack.callback(pages.server_close)
+        stack.callback(pages.shutdown)
+        brokers = ",".join(self.cluster.ws_urls)
+        self.board = f"http://127.0.0.1:{pages.server_address[1]}/?broker={brokers}"
+
+    def bridge(self, table_id: str, password: str) -> str:
+        first, *others = self.cluster.mqtt_addresses
+        return bridge.render_table_bridge(table_id, first[0], first[1], table_id, password, others=others)
+
+
+class _QuietFiles(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the standard library's name)
+        pass
+
+
+ENGINES = {"mosquitto": MosquittoVenue, "nats": NatsVenue}
 
 
 class Table:
     """One simulated table: its broker and ``devetka demo --hold`` publishing to it."""
 
-    def __init__(self, table_id: str, number: int, venue: VenueBroker, password: str, options: VenueOptions,
+    def __init__(self, table_id: str, number: int, bridge_text: str, options: VenueOptions,
                  store_dir: Path, said: Callable[[str], None]) -> None:
         self.id = table_id
-        self.broker = TableBroker(table_id, venue, password)
+        self.broker = TableBroker(bridge_text)
         self.broker.start()
         self.store = store_dir / f"{table_id}.sqlite3"
         players = PLAYERS[(number - 1) % len(PLAYERS)]
@@ -130,18 +175,19 @@ def run_venue(options: VenueOptions, out: Callable[[str], None] = print) -> int:
         ids = table_ids(options.tables)
         logins = {table_id: secrets.token_hex(8) for table_id in ids}
         try:
-            venue = stack.enter_context(VenueBroker(logins))
-        except BrokerError as error:
+            venue = ENGINES[options.engine](stack, logins)
+        except (BrokerError, ClusterError) as error:
             out(f"venue-demo: the venue broker did not start: {error}")
             return 2
-        out(f"venue node 1: pid {venue.process.pid}, mqtt 127.0.0.1:{venue.readers_port}")
-        out(f"venue broker: 127.0.0.1:{venue.readers_port}")
-        board = f"http://127.0.0.1:{venue.websockets_port}/"
+        for number, (pid, (host, port)) in enumerate(venue.nodes, start=1):
+            out(f"venue node {number}: pid {pid}, mqtt {host}:{port}")
+        out("venue broker: " + ",".join(f"{host}:{port}" for _, (host, port) in venue.nodes))
+        board = venue.board
         out(f"board: {board}")
         tables: list[Table] = []
         stack.callback(lambda: [table.stop() for table in reversed(tables)])
         for number, table_id in enumerate(ids, start=1):
-            table = Table(table_id, number, venue, logins[table_id], options, store_dir, out)
+            table = Table(table_id, number, venue.bridge(table_id, logins[table_id]), options, store_dir, out)
             tables.append(table)
             out(f"venue-demo: {table_id}: devetka demo pid {table.process.pid}, its broker "
                 f"127.0.0.1:{table.broker.port}, store {table.store}")
@@ -182,7 +228,7 @@ def run(args: argparse.Namespace) -> int:
         print(line, flush=True)
 
     return run_venue(VenueOptions(tables=args.tables, racks=args.racks, speed=args.speed, store_dir=args.store_dir,
-                                  headless=args.headless), out)
+                                  headless=args.headless, engine=args.engine), out)
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -195,6 +241,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     vd.add_argument("--speed", type=float, default=10.0, metavar="X", help="time runs X times faster (default 10)")
     vd.add_argument("--store-dir", metavar="DIR", help="keep table ID's store at DIR/ID.sqlite3")
     vd.add_argument("--headless", action="store_true", help="no browser on the board, even with a display")
+    vd.add_argument("--engine", choices=sorted(ENGINES), default="mosquitto",
+                    help="the venue's broker: one Mosquitto (default), or a cluster of three NATS nodes")
     vd.set_defaults(run=run)
 
 

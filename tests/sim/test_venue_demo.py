@@ -3,11 +3,13 @@ real daemon with its own Mosquitto bridged to a venue Mosquitto, the board read 
 
 from __future__ import annotations
 
+import os
 import queue
 import signal
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 
 import orjson
@@ -15,6 +17,7 @@ import orjson
 from scoreboard.sim.venue_demo import ALL_DONE
 from tests.live import TIMEOUT
 from tests.venue.browser import Browser
+from tests.venue.test_nats import kept
 from tests.watcher import retained
 
 DEVETKA = [sys.executable, "-m", "scoreboard.commands.main"]
@@ -85,6 +88,47 @@ def test_four_tables_reach_the_venue_broker_and_the_board_exactly(tmp_path):
             venue.wait()
     leftovers = subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True).stdout.split()
     assert leftovers == [], f"venue-demo left processes running: {leftovers}"
+
+
+def test_on_a_nats_cluster_every_node_keeps_every_table_and_the_survivors_after_a_node_is_killed(tmp_path):
+    venue = subprocess.Popen([*DEVETKA, "venue-demo", "--engine", "nats", "--tables", "4", "--racks", "1",
+                              "--speed", "50", "--store-dir", str(tmp_path), "--headless"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    said: list[str] = []
+    try:
+        lines = lines_of(venue)
+        nodes = [until(lines, f"venue node {number}: ", said) for number in (1, 2, 3)]
+        listed = until(lines, "venue broker: ", said).removeprefix("venue broker: ").split(",")
+        board = until(lines, "board: ", said).removeprefix("board: ")
+        until(lines, ALL_DONE, said)
+        brokers = [(host, int(port)) for host, port in (address.rsplit(":", 1) for address in listed)]
+        assert len(brokers) == 3 and all(f"mqtt {address}" in node for address, node in zip(listed, nodes, strict=True))
+        finals = {store.stem: folded(store) for store in sorted(tmp_path.glob("*.sqlite3"))}
+        assert sorted(finals) == ["table1", "table2", "table3", "table4"]
+
+        def every_node_keeps_every_table(nodes: list[tuple[str, int]]) -> None:
+            for broker in nodes:  # at QoS 0, as the board: a node refuses QoS 1 while JetStream elects a leader
+                for table, (final, stored) in finals.items():
+                    published = kept(broker, f"devetka/{table}/state").json
+                    assert {key: published[key] for key in COMPARED} == {key: final[key] for key in COMPARED}
+                    assert published["seq"] == stored, (table, broker)
+
+        every_node_keeps_every_table(brokers)
+        first = int(nodes[0].split("pid ")[1].split(",")[0])
+        killed = time.monotonic()
+        os.kill(first, signal.SIGKILL)
+        time.sleep(max(0.0, killed + 15.0 - time.monotonic()))  # the figure: 15 s after the kill
+        every_node_keeps_every_table(brokers[1:])
+        with Browser() as browser:
+            browser.open(board)
+            for table, (_, seq) in finals.items():
+                browser.wait_for(f"document.querySelector('[data-table=\"{table}\"]')?.dataset.seq === '{seq}'")
+        venue.send_signal(signal.SIGTERM)
+        assert venue.wait(timeout=TIMEOUT) == 0, said
+    finally:
+        if venue.poll() is None:
+            venue.kill()
+            venue.wait()
 
 
 def test_bad_options_are_refused_with_exit_2():
