@@ -68,7 +68,7 @@ class Replay:
         for applied in self.match.history():
             after = evolve(state, applied.item).state
             if type(applied.item) in NOTED:
-                text = note(state.setup.players, applied.item, after.table)
+                text = note(state.setup.players, applied.item, after.table, state.table)
                 out.append((applied.position, Note(f"Rack {state.table.rack}: {text}")))
             state = after
         return out

@@ -44,7 +44,7 @@ from scoreboard.core.inputs import (
     Undo,
     UndoShot,
 )
-from scoreboard.core.rules import apa, break_choice, facts, push_out, racks
+from scoreboard.core.rules import apa, break_choice, facts, fouls, push_out, racks
 from scoreboard.core.rules.decide import decide, foul_between_shots
 from scoreboard.core.rules.state import RULES_VERSION, RuleError, Setup, Shot, State, Step, Table, first_rack
 
@@ -234,6 +234,11 @@ def _check_foul(state: State, shot: Shot, item: Foul) -> None:
                         "A push out need not hit the ball on or reach a rail (5.6).")
     if item.reason == "illegal_break" and not shot.is_break:
         raise RuleError("illegal_break only on the break (5.4)", "Only the break can be an illegal break (5.4).")
+    if (shot.is_break and item.reason in ("illegal_break", "no_rail")
+            and state.setup.options.break_requirement == "three_point"
+            and len(facts.read(shot).pocketed) >= fouls.THREE_POINT_WAIVED):
+        raise RuleError(f"{item.reason} cannot be called: the break pocketed two balls, so the 3-point rule is met",
+                        "Two balls were pocketed on the break: the 3-point rule is met.")
     _check_player(state, item, shot.shooter)
 
 

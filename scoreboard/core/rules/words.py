@@ -77,12 +77,10 @@ def explain(verdict: Verdict) -> str:
     elif verdict.rack_winner is not None:
         where = " on the break" if verdict.is_break else ""
         text = f"{name} pocketed the 9{where} and wins the rack (5.15)."
-    elif verdict.is_break and 9 in pocketed:
-        text = f"Legal break (5.4) by {name}: {balls(pocketed)} down, the 9 is spotted, {name} shoots again."
     elif verdict.is_break:
         text = f"Legal break (5.4) by {name}" + (f": {balls(pocketed)} down, {name} shoots again." if pocketed else ".")
     elif pocketed:
-        text = f"{name} pocketed {balls(pocketed)} and shoots again."
+        text = f"{name} pocketed {balls(pocketed)}" + (" and shoots again." if after.match_winner is None else ".")
     else:
         text = f"{name} missed (5.1)."
     if verdict.respot_nine:
@@ -111,9 +109,8 @@ def _points(players: tuple[str, str], verdict: Verdict) -> str:
     scored = verdict.points_scored or 0
     text = " Safety." if verdict.safety else ""
     if scored:
-        text += f" {players[verdict.shooter]} scores {scored}."
-    points = after.sheet.points
-    text += f" Points: {players[0]} {points[0]}, {players[1]} {points[1]}."
+        points = after.sheet.points
+        text += f" {players[verdict.shooter]} scores {scored}: {players[0]} {points[0]}, {players[1]} {points[1]}."
     if verdict.rack_dead:
         text += f" Dead balls this rack: {verdict.rack_dead}."
     return text
@@ -132,9 +129,13 @@ def _between_shots(verdict: Verdict) -> str:
     return text + _next(players, after, verdict.warning)
 
 
-def note(players: tuple[str, str], item: BetweenShots, after: Table) -> str:
-    """An input between shots in words: a push out, the choice after it, a stalemate, a concession."""
+def note(players: tuple[str, str], item: BetweenShots, after: Table, before: Table | None = None) -> str:
+    """An input between shots in words: a push out, the choice after it (or after a failed break), a stalemate,
+    a concession, a re-rack, a timeout."""
     kind = type(item)
+    if kind is Accept and before is not None and before.break_choice:
+        assert after.shooter is not None
+        return f"{players[after.shooter]} takes the table as it lies after the failed break."
     if kind is PushOut:
         assert after.shooter is not None  # a push out, and the choice after it, leave someone at the table
         return f"{players[after.shooter]} announces a push out (5.6)."
