@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable
@@ -35,7 +36,7 @@ from scoreboard.core.actions import actions, refused
 from scoreboard.core.inputs import Input, InputError, MatchStart, Strike, Undo, UndoShot, parse, to_json
 from scoreboard.core.match import Match
 from scoreboard.core.output import shot_line, state_line
-from scoreboard.core.rules import RuleError, Step
+from scoreboard.core.rules import RuleError, Step, profiles
 from scoreboard.core.rules.words import explain, shot_in_brief
 from scoreboard.core.settle import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.core.stats import counts
@@ -285,12 +286,23 @@ class Referee:
         defaults = self.defaults
         raw = {"type": "match_start", "v": 1, "players": list(defaults.players), "race": list(defaults.race),
                "breaker": 0, "rules": defaults.rules.to_json(), **raw}
+        rules = raw.get("rules")
+        if defaults.apa_skill is not None and "apa_skill" not in raw and isinstance(rules, dict) \
+                and rules.get("scoring") == "apa":
+            raw["apa_skill"] = list(defaults.apa_skill)
         try:
             match_start = parse(raw)
         except InputError as error:
             return Reply(False, error=f"match_start: {error}")
         if not isinstance(match_start, MatchStart):
             return Reply(False, error="new_match needs a match_start, not " + repr(raw.get("type")))
+        if defaults.locked:
+            unlike = profiles.differences(match_start.options, defaults.rules)
+            if unlike:
+                option = unlike[0]
+                wanted = defaults.rules.to_json()[option]
+                return Reply(False, error=f'match_start: the venue locked the rules to profile "{defaults.profile}":'
+                                          f" rules.{option} must be {json.dumps(wanted)}")
         match_start = replace(match_start, t=self.now())  # the daemon stamps the match's time
         match = Match(match_start)
         try:

@@ -290,7 +290,8 @@ def test_rule_options_are_the_match_logs_and_read_back_the_same():
     assert rules == RuleOptions(break_order="alternate", rails_sensed=False)
     assert RuleOptions.from_json(rules.to_json()) == rules
     assert set(RuleOptions.JSON_NAMES) == {"break", "rails_sensed", "push_out_after_break_foul", "three_foul_rule",
-                                           "strike_sensed"}
+                                           "strike_sensed", "scoring", "ball_in_hand", "nine_on_break",
+                                           "break_requirement", "break_failure", "push_outs", "profile"}
     assert parse('[match.rules]\nthree_foul_rule = false').match.rules == RuleOptions(three_foul_rule=False)
 
 
@@ -364,17 +365,17 @@ def test_the_match_defaults_make_a_match_start_the_replay_reads():
     ("[match]\nrace = 5",
      "match.race: expected [n0, n1], racks each player needs to win, each a whole number from 1 to 9999, got 5"),
     ("[match]\nbreaker = 0",
-     "match.breaker: unknown key (known: players, race, rules)"),
+     "match.breaker: unknown key (known: players, race, rules, profile, locked, apa_skill)"),
     ('[match.rules]\nbreak = "loser"',
      'match.rules.break: expected "winner" or "alternate", got "loser"'),
     ("[match.rules]\nbreak = true",
      'match.rules.break: expected "winner" or "alternate", got true'),
     ("[match.rules]\nrail_sensed = false",
      "match.rules.rail_sensed: unknown key (known: break, rails_sensed, push_out_after_break_foul, three_foul_rule, "
-     "strike_sensed)"),
+     "strike_sensed, scoring, ball_in_hand, nine_on_break, break_requirement, break_failure, push_outs, profile)"),
     ("[match.rules]\nbreak_order = 'winner'",
      "match.rules.break_order: unknown key (known: break, rails_sensed, push_out_after_break_foul, three_foul_rule, "
-     "strike_sensed)"),
+     "strike_sensed, scoring, ball_in_hand, nine_on_break, break_requirement, break_failure, push_outs, profile)"),
     ('[match.rules]\nrails_sensed = "no"',
      'match.rules.rails_sensed: expected true or false, got "no"'),
     ("[match.rules]\nstrike_sensed = 1",
@@ -406,8 +407,8 @@ def test_the_example_file_sets_every_daemon_key_to_its_default():
     assert (config.table, config.store, config.api, config.match, config.shots) == (
         default.table, default.store, default.api, default.match, default.shots)
     text = EXAMPLE.read_text()
-    for section, keys in {"table": ("id",), "store": ("path",), "api": ("socket",), "match": ("players", "race"),
-                          "match.rules": tuple(RuleOptions.JSON_NAMES), "shots": ("settle_after_s",)}.items():
+    for section, keys in {"table": ("id",), "store": ("path",), "api": ("socket",), "match": ("players", "race", "locked"),
+                          "match.rules": tuple(name for name in RuleOptions.JSON_NAMES if name != "profile"), "shots": ("settle_after_s",)}.items():
         body = re.search(rf"^\[{re.escape(section)}\]\n(.*?)(?=^\[|\Z)", text, re.MULTILINE | re.DOTALL)
         assert body, f"[{section}] is not in the example"
         for key in keys:
