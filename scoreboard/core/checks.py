@@ -196,7 +196,7 @@ def _expected(option: str) -> str:
 
 
 def profile_name(value: Any, key: str) -> str:
-    """``[match] profile``: one of the rule profiles (``scoreboard.core.rules.profiles``)."""
+    """``[match] profile``: one of the rule profiles (``scoreboard.core.profiles``)."""
     if value not in PROFILE_NAMES:
         raise ConfigError(key, f"expected one of {', '.join(PROFILE_NAMES)}, got {_show(value)}")
     return str(value)

@@ -47,7 +47,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "break_requirement": ("four_rails", "three_point"),
     "break_failure": ("foul", "option"),
 }
-#: The profiles a match may be labelled with (``rules.profile``); their options are in ``rules/profiles.py``.
+#: The profiles a match may be labelled with (``rules.profile``); their options are in ``core/profiles.py``.
 PROFILE_NAMES = ("wpa", "apa9", "bar")
 #: The options of the first release: written in every ``match_start`` with rules, as they always were.
 FIRST_OPTIONS = ("break", "rails_sensed", "push_out_after_break_foul", "three_foul_rule", "strike_sensed")

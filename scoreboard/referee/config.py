@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from os import PathLike
 from typing import Any
 
+from scoreboard.core import profiles
 from scoreboard.core.checks import (
     ConfigError,
     _show,
@@ -52,7 +53,6 @@ from scoreboard.core.checks import (
     whole_number,
 )
 from scoreboard.core.inputs import MatchStart, RuleOptions
-from scoreboard.core.rules import profiles
 from scoreboard.sensing.wiring import SensorsConfig
 
 __all__ = ["Config", "ConfigError", "build", "load", "parse"]
@@ -115,7 +115,7 @@ class MatchConfig:
 
     @staticmethod
     def combine(values: dict[str, Any], raw: dict[str, Any], key: str) -> dict[str, Any]:
-        """``profile`` fills in the game's options (``rules/profiles.py``); a game option ``[match.rules]``
+        """``profile`` fills in the game's options (``scoreboard/core/profiles.py``); a game option ``[match.rules]``
         also writes must agree with it, and the table's sensor options are kept."""
         name = values.get("profile")
         if name is None:

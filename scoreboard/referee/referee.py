@@ -32,11 +32,12 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
+from scoreboard.core import profiles
 from scoreboard.core.actions import actions, refused
 from scoreboard.core.inputs import Input, InputError, MatchStart, Strike, Undo, UndoShot, parse, to_json
 from scoreboard.core.match import Match
 from scoreboard.core.output import shot_line, state_line
-from scoreboard.core.rules import RuleError, Step, profiles
+from scoreboard.core.rules import RuleError, Step
 from scoreboard.core.rules.words import explain, shot_in_brief
 from scoreboard.core.settle import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.core.stats import counts

@@ -407,8 +407,10 @@ def test_the_example_file_sets_every_daemon_key_to_its_default():
     assert (config.table, config.store, config.api, config.match, config.shots) == (
         default.table, default.store, default.api, default.match, default.shots)
     text = EXAMPLE.read_text()
-    for section, keys in {"table": ("id",), "store": ("path",), "api": ("socket",), "match": ("players", "race", "locked"),
-                          "match.rules": tuple(name for name in RuleOptions.JSON_NAMES if name != "profile"), "shots": ("settle_after_s",)}.items():
+    rule_keys = tuple(name for name in RuleOptions.JSON_NAMES if name != "profile")  # [match] profile: no default
+    for section, keys in {"table": ("id",), "store": ("path",), "api": ("socket",),
+                          "match": ("players", "race", "locked"), "match.rules": rule_keys,
+                          "shots": ("settle_after_s",)}.items():
         body = re.search(rf"^\[{re.escape(section)}\]\n(.*?)(?=^\[|\Z)", text, re.MULTILINE | re.DOTALL)
         assert body, f"[{section}] is not in the example"
         for key in keys:
