@@ -495,3 +495,30 @@ PREFIX_PROBLEM = ("expected MQTT topic levels such as \"devetka\" or \"venue/dev
 ])
 def test_a_wrong_mqtt_setting_is_named_with_what_was_expected(text, message):
     assert error_of(text) == message
+
+
+# [match] profile, locked, apa_skill
+
+
+def test_a_profile_fills_in_the_game_options_and_keeps_the_tables_sensors():
+    match = parse('[match]\nprofile = "bar"\n[match.rules]\nrails_sensed = false\nbreak = "winner"').match
+    assert match.rules == RuleOptions(rails_sensed=False, ball_in_hand="behind_head_string", push_outs=False,
+                                      three_foul_rule=False, nine_on_break="spotted", profile="bar")
+    start = parse('[match]\nprofile = "apa9"\napa_skill = [2, 7]').match.match_start(breaker=0)
+    assert start.options.scoring == "apa" and start.apa_skill == (2, 7)
+    assert parse('[match]\napa_skill = [2, 7]').match.match_start(breaker=0).apa_skill is None  # racks: unused
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[match]\nprofile = "apa"', 'match.profile: expected one of wpa, apa9, bar, got "apa"'),
+    ("[match]\nlocked = true", "match.locked: locks the profile: give match.profile too"),
+    ('[match]\nprofile = "apa9"\n[match.rules]\npush_outs = true',
+     'match.rules.push_outs: profile "apa9" sets it to false: leave it out, or leave out match.profile'),
+    ("[match]\napa_skill = [3, 10]", "match.apa_skill: expected [sl0, sl1], skill levels 1 to 9, got [3, 10]"),
+    ('[match.rules]\nnine_on_break = "respot"',
+     'match.rules.nine_on_break: expected "wins" or "spotted", got "respot"'),
+    ('[match.rules]\nscoring = "apa"\nthree_foul_rule = true',
+     'match.rules: rules.three_foul_rule must be false under rules.scoring "apa": APA 9-ball has none'),
+])
+def test_a_wrong_profile_setting_is_named(text, message):
+    assert error_of(text) == message

@@ -78,7 +78,8 @@ def explain(verdict: Verdict) -> str:
         where = " on the break" if verdict.is_break else ""
         text = f"{name} pocketed the 9{where} and wins the rack (5.15)."
     elif verdict.is_break:
-        text = f"Legal break (5.4) by {name}" + (f": {balls(pocketed)} down, {name} shoots again." if pocketed else ".")
+        again = f", {name} shoots again." if after.match_winner is None else "."
+        text = f"Legal break (5.4) by {name}" + (f": {balls(pocketed)} down{again}" if pocketed else ".")
     elif pocketed:
         text = f"{name} pocketed {balls(pocketed)}" + (" and shoots again." if after.match_winner is None else ".")
     else:
