@@ -90,6 +90,13 @@ def _taking_back(match: Match, item: Input) -> dict[str, Any] | None:
     return None
 
 
+def _profiles_offered(defaults: MatchConfig) -> dict[str, dict[str, Any]]:
+    """The rule profiles the setup screen may pick, each as the ``rules`` of its ``match_start`` (the table's
+    sensor options kept): only the venue's own when it locked it."""
+    names = [defaults.profile] if defaults.locked and defaults.profile else list(profiles.PROFILES)
+    return {name: profiles.options(name, defaults.rules).to_json() for name in names}
+
+
 class Referee:
     """Owns the current match and the store; the only writer of the store.
 
@@ -103,6 +110,7 @@ class Referee:
                  defaults: MatchConfig | None = None) -> None:
         self.store = store
         self.defaults = defaults if defaults is not None else MatchConfig()
+        self.profiles = _profiles_offered(self.defaults)
         """The config's ``[match]``: what a ``new_match`` leaves out (players, race, rule options)."""
         self.match_id: int | None = None
         self.match: Match | None = None
@@ -389,6 +397,8 @@ class Referee:
         out["health"] = list(self.health.values())
         out["rack_mode"] = self.rack_mode
         out["shot_in_progress"] = match is not None and match.state.shot is not None
+        out["profiles"] = self.profiles
+        out["profile_locked"] = self.defaults.locked
         if match is None:
             out.update(last_verdict=None, undo=None, undo_shot=None, taken_back=None, shot_reopened=False,
                        rules=None, rules_version=None,
