@@ -19,8 +19,8 @@ from typing import Any
 
 from scoreboard.core.inputs import (
     CHOICES,
-    PROFILE_NAMES,
     NAME_MAX,
+    PROFILE_NAMES,
     RACE_MAX,
     InputError,
     RuleOptions,
