@@ -31,6 +31,8 @@ def _replay(args: argparse.Namespace) -> int:
     try:
         with stream:
             result = replay(stream)
+        if args.score_sheet:
+            return _score_sheet(result, args.score_sheet)
         _write(result, args.explain)
     except UnicodeDecodeError as error:
         where = "standard input" if args.log == "-" else args.log
@@ -43,6 +45,24 @@ def _replay(args: argparse.Namespace) -> int:
         return 2
     finally:
         gc.enable()
+    return 0
+
+
+def _score_sheet(result, form: str) -> int:
+    """``--score-sheet``: the APA score sheet, or why there is none (exit status 1)."""
+    from scoreboard.core.scoresheet import printable, score_sheet
+
+    if result.match is None:
+        print("devetka replay: no score sheet: the log has no valid match_start", file=sys.stderr)
+        return 1
+    try:
+        sheet = score_sheet(result.match)
+    except ValueError as error:
+        print(f"devetka replay: no score sheet: {error}", file=sys.stderr)
+        return 1
+    out = sys.stdout.buffer
+    out.write(printable(sheet).encode() if form == "html" else orjson.dumps(sheet, option=orjson.OPT_APPEND_NEWLINE))
+    out.flush()
     return 0
 
 
@@ -70,6 +90,8 @@ def parser() -> argparse.ArgumentParser:
     rp = commands.add_parser("replay", help="fold a match log and print what the rules decided")
     rp.add_argument("log", help="a match log (JSON Lines), or - for standard input")
     rp.add_argument("--explain", action="store_true", help="one line per shot with the ruling in words")
+    rp.add_argument("--score-sheet", choices=("json", "html"), dest="score_sheet",
+                    help="instead, the APA score sheet of the match (scoring \"apa\"): JSON, or a page to print")
     rp.set_defaults(run=_replay)
     from scoreboard.commands import sensors as sensors_cli
 

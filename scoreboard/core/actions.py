@@ -29,8 +29,11 @@ from scoreboard.core.inputs import (
     OffTable,
     Pass,
     PushOut,
+    Rerack,
+    Safety,
     Settle,
     Stalemate,
+    Timeout,
     Undo,
     UndoShot,
 )
@@ -45,6 +48,9 @@ TAPS: dict[str, tuple[Input, str]] = {
     "undo_shot": (UndoShot(), "No shot to take back yet."),
     "miss": (Miss(), "The shot cannot be ended as a miss now."),
     "stalemate": (Stalemate(), "A stalemate cannot be called now (5.14)."),
+    "safety": (Safety(), "This shot cannot be marked as a safety now."),
+    "timeout": (Timeout(), "A timeout cannot be taken now."),
+    "rerack": (Rerack(), "A re-rack may be asked for only after a failed break."),
 }
 
 Action = dict[str, Any]

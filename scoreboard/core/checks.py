@@ -17,7 +17,18 @@ from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
-from scoreboard.core.inputs import NAME_MAX, RACE_MAX, InputError, RuleOptions, players_of, race_of
+from scoreboard.core.inputs import (
+    CHOICES,
+    NAME_MAX,
+    PROFILE_NAMES,
+    RACE_MAX,
+    InputError,
+    RuleOptions,
+    apa_skill_of,
+    check_option,
+    players_of,
+    race_of,
+)
 
 #: BCM numbers a sensor may use: 0 and 1 are the HAT ID EEPROM's I2C bus.
 GPIO_PINS = range(2, 28)
@@ -166,11 +177,37 @@ def rule_options(value: Any, key: str) -> RuleOptions:
         if name not in RuleOptions.JSON_NAMES:
             raise _unknown(key, name, list(RuleOptions.JSON_NAMES))
         try:
-            RuleOptions.from_json({name: raw})
+            check_option(name, raw)
         except InputError:
-            expected = '"winner" or "alternate"' if name == "break" else "true or false"
-            raise ConfigError(f"{key}.{name}", f"expected {expected}, got {_show(raw)}") from None
-    return RuleOptions.from_json(table)
+            raise ConfigError(f"{key}.{name}", f"expected {_expected(name)}, got {_show(raw)}") from None
+    try:
+        return RuleOptions.from_json(table)
+    except InputError as error:
+        raise ConfigError(key, str(error)) from None
+
+
+def _expected(option: str) -> str:
+    """What a rule option takes, as the config's messages say it."""
+    if option == "profile":
+        return "one of " + ", ".join(PROFILE_NAMES)
+    if option in CHOICES:
+        return " or ".join(f'"{choice}"' for choice in CHOICES[option])
+    return "true or false"
+
+
+def profile_name(value: Any, key: str) -> str:
+    """``[match] profile``: one of the rule profiles (``scoreboard.core.profiles``)."""
+    if value not in PROFILE_NAMES:
+        raise ConfigError(key, f"expected one of {', '.join(PROFILE_NAMES)}, got {_show(value)}")
+    return str(value)
+
+
+def skill_pair(value: Any, key: str) -> tuple[int, int]:
+    """``[match] apa_skill``: the two players' APA skill levels, decided by the match log's own check."""
+    try:
+        return apa_skill_of(value)
+    except InputError:
+        raise ConfigError(key, f"expected [sl0, sl1], skill levels 1 to 9, got {_show(value)}") from None
 
 
 def _table(value: Any, key: str) -> dict[str, Any]:
@@ -207,7 +244,8 @@ def section(cls: type) -> Check:
 
 
 def build(cls: type, raw: dict[str, Any], key: str = "") -> Any:
-    """``cls`` from a TOML table; then its ``validate(key)``, for rules that span several fields."""
+    """``cls`` from a TOML table (through its ``combine(values, raw, key)`` where it has one); then its
+    ``validate(key)``, for rules that span several fields."""
     known = {f.name: f for f in dataclasses.fields(cls) if "check" in f.metadata}
     values = {}
     for name, value in raw.items():
@@ -215,6 +253,9 @@ def build(cls: type, raw: dict[str, Any], key: str = "") -> Any:
         if spec is None:
             raise _unknown(key, name, list(known))
         values[name] = spec.metadata["check"](value, f"{key}.{name}" if key else name)
+    combine = getattr(cls, "combine", None)
+    if combine is not None:  # values that depend on each other as written (a profile and the rules it fills)
+        values = combine(values, raw, key)
     built = cls(**values)
     validate = getattr(built, "validate", None)
     if validate is not None:

@@ -38,12 +38,29 @@ class InputError(ValueError):
     """An input that is not a well-formed match-log input; the message names the problem."""
 
 
+#: The rule options that take one of a few names, each with its choices; the first choice is the default.
+CHOICES: dict[str, tuple[str, ...]] = {
+    "break": BREAK_ORDERS,
+    "scoring": ("racks", "apa"),
+    "ball_in_hand": ("anywhere", "behind_head_string"),
+    "nine_on_break": ("wins", "spotted"),
+    "break_requirement": ("four_rails", "three_point"),
+    "break_failure": ("foul", "option"),
+}
+#: The profiles a match may be labelled with (``rules.profile``); their options are in ``core/profiles.py``.
+PROFILE_NAMES = ("wpa", "apa9", "bar")
+#: The options of the first release: written in every ``match_start`` with rules, as they always were.
+FIRST_OPTIONS = ("break", "rails_sensed", "push_out_after_break_foul", "three_foul_rule", "strike_sensed")
+
+
 @dataclass(frozen=True, slots=True)
 class RuleOptions:
     """The rule options of ``match_start.rules``; each default keeps the rules of the spec.
 
-    >>> RuleOptions().break_order, RuleOptions().rails_sensed
-    ('winner', True)
+    ``profile`` is only a label (the profile the options were taken from): the other values decide.
+
+    >>> RuleOptions().break_order, RuleOptions().rails_sensed, RuleOptions().scoring
+    ('winner', True, 'racks')
     """
 
     break_order: str = "winner"
@@ -51,6 +68,13 @@ class RuleOptions:
     push_out_after_break_foul: bool = False
     three_foul_rule: bool = True
     strike_sensed: bool = False
+    scoring: str = "racks"
+    ball_in_hand: str = "anywhere"
+    nine_on_break: str = "wins"
+    break_requirement: str = "four_rails"
+    break_failure: str = "foul"
+    push_outs: bool = True
+    profile: str | None = None
 
     JSON_NAMES: ClassVar[dict[str, str]] = {
         "break": "break_order",
@@ -58,6 +82,13 @@ class RuleOptions:
         "push_out_after_break_foul": "push_out_after_break_foul",
         "three_foul_rule": "three_foul_rule",
         "strike_sensed": "strike_sensed",
+        "scoring": "scoring",
+        "ball_in_hand": "ball_in_hand",
+        "nine_on_break": "nine_on_break",
+        "break_requirement": "break_requirement",
+        "break_failure": "break_failure",
+        "push_outs": "push_outs",
+        "profile": "profile",
     }
 
     @classmethod
@@ -72,16 +103,47 @@ class RuleOptions:
             if attr is None:
                 known = ", ".join(cls.JSON_NAMES)
                 raise InputError(f"unknown rule option {name!r} (known: {known})")
-            if name == "break":
-                if value not in BREAK_ORDERS:
-                    raise InputError("rules.break must be 'winner' or 'alternate'")
-            elif not isinstance(value, bool):
-                raise InputError(f"rules.{name} must be true or false")
+            check_option(name, value)
             values[attr] = value
+        if values.get("scoring") == "apa":
+            for name, attr in (("push_outs", "push_outs"), ("three_foul_rule", "three_foul_rule")):
+                if values.setdefault(attr, False):
+                    raise InputError(f'rules.{name} must be false under rules.scoring "apa": APA 9-ball has none')
         return cls(**values)
 
+    @property
+    def apa(self) -> bool:
+        """APA 9-ball scoring: points against a target by skill level, not racks against a race."""
+        return self.scoring == "apa"
+
     def to_json(self) -> dict[str, Any]:
-        return {name: getattr(self, attr) for name, attr in self.JSON_NAMES.items()}
+        """Every option of the first release, and each later one that is set (all of them under a profile)."""
+        default = _DEFAULT_OPTIONS
+        return {
+            name: getattr(self, attr) for name, attr in self.JSON_NAMES.items()
+            if name in FIRST_OPTIONS or self.profile is not None or getattr(self, attr) != getattr(default, attr)
+        }
+
+
+def check_option(name: str, value: Any) -> None:
+    """Raise ``InputError`` naming the option unless ``value`` is one it takes."""
+    choices = CHOICES.get(name)
+    if choices is not None:
+        if value not in choices:
+            raise InputError(f"rules.{name} must be {_either(choices)}, not {_json(value)}")
+    elif name == "profile":
+        if value not in PROFILE_NAMES:
+            raise InputError(f"rules.profile must be {_either(PROFILE_NAMES)}, not {_json(value)}")
+    elif not isinstance(value, bool):
+        raise InputError(f"rules.{name} must be true or false")
+
+
+_DEFAULT_OPTIONS = RuleOptions()
+
+
+def _either(choices: tuple[str, ...]) -> str:
+    quoted = [repr(choice) for choice in choices]
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +160,7 @@ class MatchStart:
     breaker: int
     options: RuleOptions = field(default_factory=RuleOptions)
     table: str | None = None
+    apa_skill: tuple[int, int] | None = None
     v: int = LOG_VERSION
     t: float | None = None
     src: str | None = None
@@ -241,6 +304,34 @@ class Concede:
 
 
 @dataclass(frozen=True, slots=True)
+class Safety:
+    """The shot in progress, or the last one, was a defensive shot (APA scoring: the score sheet counts them)."""
+
+    TYPE: ClassVar[str] = "safety"
+    t: float | None = None
+    src: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """The player due at the table takes a timeout (APA scoring: a few per rack by skill level)."""
+
+    TYPE: ClassVar[str] = "timeout"
+    t: float | None = None
+    src: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rerack:
+    """After a break that failed its requirement, with ``break_failure: "option"``: the incoming player has the
+    balls racked again and breaks them himself (``accept`` takes the table as it lies)."""
+
+    TYPE: ClassVar[str] = "rerack"
+    t: float | None = None
+    src: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Undo:
     """Takes back the last input that changed the state."""
 
@@ -264,18 +355,18 @@ class UndoShot:
 
 Input = (
     MatchStart | Strike | FirstContact | Cushion | Pocket | Identify | OffTable | PushOut
-    | Accept | Pass | Foul | Miss | Settle | Stalemate | Concede | Undo | UndoShot
+    | Accept | Pass | Foul | Miss | Settle | Stalemate | Concede | Undo | UndoShot | Safety | Timeout | Rerack
 )
-ShotEvent = FirstContact | Cushion | Pocket | Identify | OffTable | Foul
+ShotEvent = FirstContact | Cushion | Pocket | Identify | OffTable | Foul | Safety
 """The inputs that belong to a shot (``Shot.events``)."""
-BetweenShots = PushOut | Accept | Pass | Stalemate | Concede
+BetweenShots = PushOut | Accept | Pass | Stalemate | Concede | Rerack | Timeout
 """The inputs between shots (``State.since``): they end the shot in progress and change the table."""
 
 INPUT_TYPES: dict[str, type] = {
     cls.TYPE: cls
     for cls in (
         MatchStart, Strike, FirstContact, Cushion, Pocket, Identify, OffTable, PushOut,
-        Accept, Pass, Foul, Miss, Settle, Stalemate, Concede, Undo, UndoShot,
+        Accept, Pass, Foul, Miss, Settle, Stalemate, Concede, Undo, UndoShot, Safety, Timeout, Rerack,
     )
 }
 
@@ -388,12 +479,36 @@ def race_of(value: Any) -> tuple[int, int]:
     return value[0], value[1]
 
 
+def apa_skill_of(value: Any) -> tuple[int, int]:
+    """The two players' APA skill levels, 1 to 9 (the log's, the screen's).
+
+    >>> apa_skill_of([3, 5])
+    (3, 5)
+    """
+    if not isinstance(value, list | tuple) or len(value) != 2 or not all(_is_int(n) and 1 <= n <= 9 for n in value):
+        raise InputError(f"match_start apa_skill must be [sl0, sl1], skill levels 1 to 9, not {_json(value)}")
+    return value[0], value[1]
+
+
+#: The race of a match scored in APA points, where ``race`` was left out: it is not used.
+NO_RACE = (0, 0)
+
+
 def _match_start(raw: dict[str, Any], t: float | None, src: str | None) -> MatchStart:
     v = raw.get("v")
     if v != LOG_VERSION or not _is_int(v):
         raise InputError(f"match_start v must be {LOG_VERSION} (the log version read here), not {_json(v)}")
     players = players_of(raw.get("players"))
-    race = race_of(raw.get("race"))
+    options = RuleOptions.from_json(raw.get("rules"))
+    skill = raw.get("apa_skill")
+    if options.apa:
+        apa_skill: tuple[int, int] | None = apa_skill_of(skill)
+        race = NO_RACE if raw.get("race") is None else race_of(raw.get("race"))
+    else:
+        if skill is not None:
+            raise InputError('match_start apa_skill needs rules.scoring "apa" (points against a skill level\'s target)')
+        apa_skill = None
+        race = race_of(raw.get("race"))
     breaker = raw.get("breaker")
     if not _is_int(breaker) or breaker not in (0, 1):
         raise InputError("match_start breaker must be 0 or 1 (the player the lag winner chose, 5.3)")
@@ -404,8 +519,9 @@ def _match_start(raw: dict[str, Any], t: float | None, src: str | None) -> Match
         players=players,
         race=race,
         breaker=breaker,
-        options=RuleOptions.from_json(raw.get("rules")),
+        options=options,
         table=table,
+        apa_skill=apa_skill,
         t=t,
         src=src,
     )
@@ -498,6 +614,9 @@ _PARSERS: dict[str, Callable[[dict[str, Any], float | None, str | None], Input]]
     "concede": _concede,
     "undo": _bare(Undo),
     "undo_shot": _bare(UndoShot),
+    "safety": _bare(Safety),
+    "timeout": _bare(Timeout),
+    "rerack": _bare(Rerack),
 }
 
 
@@ -527,9 +646,14 @@ def to_json(item: Input) -> dict[str, Any]:
     """The input as the JSON object of the spec; optional fields left out when unset."""
     out: dict[str, Any] = {"type": item.TYPE}
     if isinstance(item, MatchStart):
-        out.update(v=item.v, players=list(item.players), race=list(item.race), breaker=item.breaker)
-        if item.options != RuleOptions():
+        out.update(v=item.v, players=list(item.players))
+        if item.race != NO_RACE:
+            out["race"] = list(item.race)
+        out["breaker"] = item.breaker
+        if item.options != _DEFAULT_OPTIONS:
             out["rules"] = item.options.to_json()
+        if item.apa_skill is not None:
+            out["apa_skill"] = list(item.apa_skill)
         if item.table is not None:
             out["table"] = item.table
     else:

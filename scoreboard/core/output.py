@@ -5,11 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from scoreboard.core.rules import State, Verdict
+from scoreboard.core.rules.apa import EMPTY_SHEET, timeouts_left
 from scoreboard.core.rules.three_fouls import warning
 
 
 def shot_line(verdict: Verdict) -> dict[str, Any]:
-    """A shot line; a foul between shots carries ``between_shots`` and no sensor fields."""
+    """A shot line; a foul between shots carries ``between_shots`` and no sensor fields.
+
+    The fields of the later rule options are added only where they say something (ball in hand behind the
+    head string, the choice after a failed break, APA points), so a match under the first release's rules
+    gives the very lines it always gave.
+    """
     line: dict[str, Any] = {
         "type": "shot", "rack": verdict.rack, "shot": verdict.shot, "shooter": verdict.shooter,
         "break": verdict.is_break, "push_out": verdict.push_out,
@@ -31,6 +37,17 @@ def shot_line(verdict: Verdict) -> dict[str, Any]:
         push_out_allowed=verdict.push_out_allowed, fouls_in_row=list(verdict.fouls_in_row),
         warning=verdict.warning, rack_winner=verdict.rack_winner,
     )
+    after = verdict.after
+    if after is not None and (after.behind_head_string or after.break_choice):
+        if after.behind_head_string:
+            line["behind_head_string"] = True
+        if after.break_choice:
+            line["break_choice"] = True
+    if verdict.points_scored is not None:
+        line["points_scored"] = verdict.points_scored
+        line["safety"] = verdict.safety
+        if verdict.rack_dead is not None:
+            line["dead_balls"] = verdict.rack_dead
     return line
 
 
@@ -57,4 +74,27 @@ def state_line(state: State | None) -> dict[str, Any]:
         "push_out_allowed": table.push_out_allowed, "push_out": table.push_out,
         "awaiting_choice": table.awaiting_choice, "fouls_in_row": list(table.fouls_in_row),
         "warning": warning(setup.options, table.fouls_in_row, table.shooter),
+        **_state_extras(state),
     }
+
+
+def _state_extras(state: State) -> dict[str, Any]:
+    """The fields of the later rule options, where they are set: ball in hand behind the head string, the choice
+    after a failed break, the APA score sheet (points against targets; ``race`` is then not used: null)."""
+    setup, table = state.setup, state.table
+    options = setup.options
+    extras: dict[str, Any] = {}
+    if options.ball_in_hand == "behind_head_string":
+        extras["behind_head_string"] = table.behind_head_string
+    if options.break_failure == "option":
+        extras["break_choice"] = table.break_choice
+    if setup.targets is not None and setup.apa_skill is not None:
+        sheet = table.sheet or EMPTY_SHEET
+        extras.update(
+            race=None, apa_skill=list(setup.apa_skill), points=list(sheet.points), targets=list(setup.targets),
+            innings=sheet.innings, dead_balls=sheet.dead_balls, rack_dead_balls=sheet.rack_dead,
+            safeties=list(sheet.safeties), timeouts_left=timeouts_left(setup, table),
+        )
+    if options.profile is not None:
+        extras["profile"] = options.profile
+    return extras

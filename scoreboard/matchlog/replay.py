@@ -68,7 +68,7 @@ class Replay:
         for applied in self.match.history():
             after = evolve(state, applied.item).state
             if type(applied.item) in NOTED:
-                text = note(state.setup.players, applied.item, after.table)
+                text = note(state.setup.players, applied.item, after.table, state.table)
                 out.append((applied.position, Note(f"Rack {state.table.rack}: {text}")))
             state = after
         return out
@@ -99,10 +99,19 @@ def summary(state: State | None) -> str:
     table, players = state.table, state.setup.players
     score = f"{players[0]} {table.score[0]}, {players[1]} {table.score[1]}"
     if table.match_winner is not None:
+        if state.setup.targets is not None and table.sheet is not None:
+            points = table.sheet.points
+            return f"{players[table.match_winner]} wins the match on points: {players[0]} {points[0]}, " \
+                   f"{players[1]} {points[1]}."
         return f"{players[table.match_winner]} wins the match: {score}."
     extra = " with ball in hand" if table.ball_in_hand else ""
-    race = "/".join(str(n) for n in state.setup.race)
-    return f"Score {score} (race to {race}); rack {table.rack}, {players[table.shooter]} to shoot{extra}."
+    targets = state.setup.targets
+    if targets is not None and table.sheet is not None:
+        points = table.sheet.points
+        standing = f"Points {players[0]} {points[0]} of {targets[0]}, {players[1]} {points[1]} of {targets[1]}"
+    else:
+        standing = f"Score {score} (race to {'/'.join(str(n) for n in state.setup.race)})"
+    return f"{standing}; rack {table.rack}, {players[table.shooter]} to shoot{extra}."
 
 
 def replay(lines: Iterable[str]) -> Replay:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from os import PathLike
 from typing import Any
 
+from scoreboard.core import profiles
 from scoreboard.core.checks import (
     ConfigError,
     _show,
@@ -38,11 +39,13 @@ from scoreboard.core.checks import (
     build,
     player_names,
     port_number,
+    profile_name,
     race_pair,
     rule_options,
     seconds,
     section,
     setting,
+    skill_pair,
     socket_path,
     table_id,
     text,
@@ -106,11 +109,36 @@ class MatchConfig:
     players: tuple[str, str] = setting(("Player 1", "Player 2"), player_names)
     race: tuple[int, int] = setting((5, 5), race_pair)
     rules: RuleOptions = setting(RuleOptions(), rule_options)
+    profile: str | None = setting(None, profile_name)
+    locked: bool = setting(False, boolean)
+    apa_skill: tuple[int, int] | None = setting(None, skill_pair)
+
+    @staticmethod
+    def combine(values: dict[str, Any], raw: dict[str, Any], key: str) -> dict[str, Any]:
+        """``profile`` fills in the game's options (``scoreboard/core/profiles.py``); a game option ``[match.rules]``
+        also writes must agree with it, and the table's sensor options are kept."""
+        name = values.get("profile")
+        if name is None:
+            return values
+        written = values.get("rules", RuleOptions())
+        chosen = profiles.options(name, written)
+        given = raw.get("rules") or {}
+        for option in profiles.differences(written, chosen):
+            if option in given:
+                attr = RuleOptions.JSON_NAMES[option]
+                value = _show(getattr(chosen, attr))
+                raise ConfigError(f"{key}.rules.{option}",
+                                  f'profile "{name}" sets it to {value}: leave it out, or leave out match.profile')
+        return {**values, "rules": chosen}
+
+    def validate(self, key: str) -> None:
+        if self.locked and self.profile is None:
+            raise ConfigError(f"{key}.locked", "locks the profile: give match.profile too")
 
     def match_start(self, breaker: int, table: str | None = None, t: float | None = None) -> MatchStart:
         """The ``match_start`` of a match with these defaults; ``breaker`` is the lag winner's choice."""
         return MatchStart(players=self.players, race=self.race, breaker=breaker, options=self.rules,
-                          table=table, t=t)
+                          table=table, apa_skill=self.apa_skill if self.rules.apa else None, t=t)
 
 
 @dataclass(frozen=True)

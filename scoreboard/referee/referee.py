@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
+from scoreboard.core import profiles
 from scoreboard.core.actions import actions, refused
 from scoreboard.core.inputs import Input, InputError, MatchStart, Strike, Undo, UndoShot, parse, to_json
 from scoreboard.core.match import Match
@@ -88,6 +90,13 @@ def _taking_back(match: Match, item: Input) -> dict[str, Any] | None:
     return None
 
 
+def _profiles_offered(defaults: MatchConfig) -> dict[str, dict[str, Any]]:
+    """The rule profiles the setup screen may pick, each as the ``rules`` of its ``match_start`` (the table's
+    sensor options kept): only the venue's own when it locked it."""
+    names = [defaults.profile] if defaults.locked and defaults.profile else list(profiles.PROFILES)
+    return {name: profiles.options(name, defaults.rules).to_json() for name in names}
+
+
 class Referee:
     """Owns the current match and the store; the only writer of the store.
 
@@ -101,6 +110,7 @@ class Referee:
                  defaults: MatchConfig | None = None) -> None:
         self.store = store
         self.defaults = defaults if defaults is not None else MatchConfig()
+        self.profiles = _profiles_offered(self.defaults)
         """The config's ``[match]``: what a ``new_match`` leaves out (players, race, rule options)."""
         self.match_id: int | None = None
         self.match: Match | None = None
@@ -285,12 +295,23 @@ class Referee:
         defaults = self.defaults
         raw = {"type": "match_start", "v": 1, "players": list(defaults.players), "race": list(defaults.race),
                "breaker": 0, "rules": defaults.rules.to_json(), **raw}
+        rules = raw.get("rules")
+        if defaults.apa_skill is not None and "apa_skill" not in raw and isinstance(rules, dict) \
+                and rules.get("scoring") == "apa":
+            raw["apa_skill"] = list(defaults.apa_skill)
         try:
             match_start = parse(raw)
         except InputError as error:
             return Reply(False, error=f"match_start: {error}")
         if not isinstance(match_start, MatchStart):
             return Reply(False, error="new_match needs a match_start, not " + repr(raw.get("type")))
+        if defaults.locked:
+            unlike = profiles.differences(match_start.options, defaults.rules)
+            if unlike:
+                option = unlike[0]
+                wanted = defaults.rules.to_json()[option]
+                return Reply(False, error=f'match_start: the venue locked the rules to profile "{defaults.profile}":'
+                                          f" rules.{option} must be {json.dumps(wanted)}")
         match_start = replace(match_start, t=self.now())  # the daemon stamps the match's time
         match = Match(match_start)
         try:
@@ -376,6 +397,8 @@ class Referee:
         out["health"] = list(self.health.values())
         out["rack_mode"] = self.rack_mode
         out["shot_in_progress"] = match is not None and match.state.shot is not None
+        out["profiles"] = self.profiles
+        out["profile_locked"] = self.defaults.locked
         if match is None:
             out.update(last_verdict=None, undo=None, undo_shot=None, taken_back=None, shot_reopened=False,
                        rules=None, rules_version=None,

@@ -40,7 +40,18 @@ from kivy.uix.widget import Widget
 
 from scoreboard.adapters.local_api.client import ApiClient
 from scoreboard.ui.client import kivy_deliver
-from scoreboard.ui.viewmodel import Player, View, match_start, next_screen, stats_text, view
+from scoreboard.ui.viewmodel import (
+    Player,
+    View,
+    match_start,
+    next_profile,
+    next_screen,
+    profile_choices,
+    profile_scores_points,
+    setup_request,
+    stats_text,
+    view,
+)
 
 KV_DIR = Path(__file__).with_name("kv")
 #: The design size: the official 7" Pi touchscreen. Everything scales with the window from it.
@@ -192,6 +203,10 @@ class SetupScreen(DevetkaScreen):
     rails_sensed = BooleanProperty(True)
     strike_sensed = BooleanProperty(False)
     three_foul_rule = BooleanProperty(True)
+    profile = StringProperty("")
+    """The rule profile picked (``state["profiles"]``), or "" for the screen's own options."""
+    points = BooleanProperty(False)
+    """The profile plays for APA points: the steppers are the skill levels, not the race."""
 
     known = ListProperty()
     """Names that played at this table, most recent first (the daemon's ``names``): a tap fills a field."""
@@ -211,6 +226,39 @@ class SetupScreen(DevetkaScreen):
         self.rails_sensed = rules.get("rails_sensed", True)
         self.strike_sensed = rules.get("strike_sensed", False)
         self.three_foul_rule = rules.get("three_foul_rule", True)
+        state = app.state or {}
+        choices = profile_choices(state)
+        # the profile of the match on now (or the config's), else the screen's own options (unless locked)
+        self.profile = rules.get("profile") if rules.get("profile") in choices else choices[-1]
+        self.points = profile_scores_points(state, self.profile)
+        self._show_profile(state)
+        if self.points:
+            self._skill_levels()
+
+    def next_profile(self) -> None:
+        """The "Rules" button: the next profile the daemon offers; for APA points the steppers become the
+        skill levels (the match on now's, else the config's, else 3 each), and back to the race."""
+        app = App.get_running_app()
+        was = self.points
+        self.profile = next_profile(app.state, self.profile)
+        self.points = profile_scores_points(app.state, self.profile)
+        self._show_profile(app.state)
+        if self.points and not was:
+            self._skill_levels()
+        elif was and not self.points:
+            self.ids.race0.value, self.ids.race1.value = app.setup_defaults()["race"]
+
+    def _show_profile(self, state: dict[str, Any] | None) -> None:
+        """The break and three-foul switches show the picked profile's values (and are then off)."""
+        served = ((state or {}).get("profiles") or {}).get(self.profile)
+        if served is not None:
+            self.alternate = served.get("break") == "alternate"
+            self.three_foul_rule = bool(served.get("three_foul_rule", True))
+
+    def _skill_levels(self) -> None:
+        app = App.get_running_app()
+        skill = (app.state or {}).get("apa_skill") or app.table_config.match.apa_skill or (3, 3)
+        self.ids.race0.value, self.ids.race1.value = skill
 
     def fill(self, name: str) -> None:
         """A known name into the target field; the next one goes into the other field."""
@@ -220,9 +268,9 @@ class SetupScreen(DevetkaScreen):
     def start(self) -> None:
         rules = {"break": "alternate" if self.alternate else "winner", "rails_sensed": self.rails_sensed,
                  "strike_sensed": self.strike_sensed, "three_foul_rule": self.three_foul_rule}
-        App.get_running_app().start_match((self.ids.name0.text, self.ids.name1.text),
-                                          (int(self.ids.race0.value), int(self.ids.race1.value)),
-                                          self.breaker, rules)
+        app = App.get_running_app()
+        app.send(setup_request(app.state, self.profile, (self.ids.name0.text, self.ids.name1.text),
+                               (int(self.ids.race0.value), int(self.ids.race1.value)), self.breaker, rules))
 
 
 class SettingsScreen(DevetkaScreen):
@@ -507,8 +555,10 @@ class DevetkaApp(App):
         if not state.get("players"):
             return
         winner = state.get("match_winner")
-        self.send(match_start(tuple(state["players"]), tuple(state["race"]), 1 - winner if winner in (0, 1) else 0,
-                              state.get("rules") or {}))
+        race = tuple(state.get("race") or self.table_config.match.race)  # null under APA points
+        skill = state.get("apa_skill")
+        self.send(match_start(tuple(state["players"]), race, 1 - winner if winner in (0, 1) else 0,
+                              state.get("rules") or {}, tuple(skill) if skill else None))
 
     def start_match(self, players: tuple[str, str], race: tuple[int, int], breaker: int, rules: dict) -> None:
         self.send(match_start(players, race, breaker, rules))

@@ -164,10 +164,11 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
         return View(connected=True, has_match=False, screen="setup", rack_mode=rack_mode,
                     health_ok=health_ok, health_text=health_text, health_label=health_label,
                     status_text="No match yet: set one up.", buttons=_idle_buttons())
-    players, score, race = state["players"], state["score"], state["race"]
+    players = state["players"]
     shooter, winner = state.get("shooter"), state.get("match_winner")
     fouls_in_row = state.get("fouls_in_row") or [0, 0]
-    sides = tuple(Player(players[i], f"{score[i]} of {race[i]}", shooter == i, fouls_in_row[i]) for i in (0, 1))
+    score, out_of = _standing(state)
+    sides = tuple(Player(players[i], f"{score[i]} of {out_of[i]}", shooter == i, fouls_in_row[i]) for i in (0, 1))
     on_table = state.get("on_table") or []
     lowest = min(on_table) if on_table else None
     balls = tuple(ball(n, on=n == lowest) for n in on_table)
@@ -184,7 +185,7 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
         status_text=_status(players, shooter, state, winner),
         push_out_text=_push_out_text(state, live and not awaiting and not in_shot),
         warning_text=_warning(players, shooter, state),
-        ruling_text=_ruling_text(state, verdict, players),
+        ruling_text=_score_sheet_text(state) + _ruling_text(state, verdict, players),
         undo_text=_undo_text(state.get("undo"), players),
         undo_shot_text=_undo_shot_text(state.get("undo_shot")),
         reopened_text=REOPENED if state.get("shot_reopened") and live else "",
@@ -205,6 +206,22 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
 
 
 NOT_SERVED = {"ok": False, "why": "The referee did not say whether this may be tapped now."}
+
+
+def _standing(state: dict) -> tuple[list[int], list[int]]:
+    """What each side's "N of M" counts: APA points against the targets where the daemon serves them, else
+    racks won against the race."""
+    if state.get("points") is not None and state.get("targets") is not None:
+        return state["points"], state["targets"]
+    return state["score"], state["race"]
+
+
+def _score_sheet_text(state: dict) -> str:
+    """Under APA scoring, what the balls are worth and what the score sheet counts (a line above the ruling)."""
+    if state.get("points") is None:
+        return ""
+    dead, innings = state.get("dead_balls", 0), state.get("innings", 0)
+    return f"APA points: 1 a ball, the 9 two. Dead balls {dead}, innings {innings}.\n"
 
 
 def _action(state: dict, *path: str) -> dict:
@@ -238,6 +255,7 @@ _BUTTON_TEXT = {
     "concede": "Concede the rack", "concede_match": "Concede the match", "new_match": "New match",
     "settle": "Shot over", "undo_shot": "Take back the shot", "call_foul": "Call a foul on that shot",
     "name_ball": "Name the pocketed ball", "off_table": "A ball left the table",
+    "safety": "Safety", "timeout": "Timeout", "rerack": "Re-rack and break",
 }
 
 REOPENED = "SHOT OPEN AGAIN: call a foul or name a ball, then tap Shot over"
@@ -272,7 +290,18 @@ def _buttons(state: dict) -> dict[str, Button]:
         "concede_match": _served(f"{who} concedes the match", _action(state, "concede", player, "match"),
                                  {"type": "concede", "player": shooter, "scope": "match"}),
         "new_match": Button(text["new_match"], True),
+        "safety": _served(text["safety"], _action(state, "safety"), {"type": "safety"}),
+        "timeout": _served(_timeout_text(state, shooter), _action(state, "timeout"), {"type": "timeout"}),
+        "rerack": _served(text["rerack"], _action(state, "rerack"), {"type": "rerack"}),
     }
+
+
+def _timeout_text(state: dict, shooter: int | None) -> str:
+    """"Timeout (1 left)": the shooter's timeouts left in this rack, as the daemon counts them."""
+    left = state.get("timeouts_left")
+    if isinstance(left, list) and shooter in (0, 1):
+        return f"Timeout ({left[shooter]} left)"
+    return "Timeout"
 
 
 def _status(players: list[str], shooter: int | None, state: dict, winner: int | None) -> str:
@@ -318,7 +347,7 @@ def _picker(verdict: dict) -> Picker | None:
 
 def _summary(state: dict, verdict: dict | None) -> Summary | None:
     """The match once won (by the 9 or conceded), or the rack just won while its last shot is the last ruling."""
-    players, score = state["players"], state["score"]
+    players, score = state["players"], _standing(state)[0]
     detail = f"{players[0]} {score[0]}  –  {score[1]} {players[1]}"
     winner = state.get("match_winner")
     if winner is not None:
@@ -413,15 +442,17 @@ _PLAIN_WORDS = {
 
 
 def match_start(players: tuple[str, str], race: tuple[int, int], breaker: int,
-                rules: dict[str, Any]) -> dict[str, Any]:
+                rules: dict[str, Any], apa_skill: tuple[int, int] | None = None) -> dict[str, Any]:
     """The ``new_match`` request of the setup screen; names are trimmed, the daemon checks the rest.
 
     >>> match_start((" Ana ", "Ben"), (3, 5), 1, {"break": "alternate"})["match_start"]["players"]
     ['Ana', 'Ben']
     """
-    return {"cmd": "new_match", "match_start": {
-        "type": "match_start", "v": 1, "players": [name.strip() for name in players], "race": list(race),
-        "breaker": breaker, "rules": dict(rules)}}
+    start = {"type": "match_start", "v": 1, "players": [name.strip() for name in players], "race": list(race),
+             "breaker": breaker, "rules": dict(rules)}
+    if apa_skill is not None:
+        start["apa_skill"] = list(apa_skill)
+    return {"cmd": "new_match", "match_start": start}
 
 
 #: Screens a player opens and closes; a new state never takes one away (the daemon's settle must not
@@ -480,3 +511,44 @@ def stats_text(stats: dict[str, Any] | None, players: list[str] | tuple[str, ...
         return ""
     return "\n".join(f"{label}:  {players[0]} {counted[key][0]}  ·  {players[1]} {counted[key][1]}"
                      for label, key in STATS_ROWS)
+
+
+#: The setup screen's words for the profiles the daemon offers (``state["profiles"]``); "" is the screen's own
+#: options (the toggles).
+PROFILE_WORDS = {"wpa": "WPA", "apa9": "APA 9-ball", "bar": "Bar rules", "": "Own options"}
+
+
+def profile_choices(state: dict[str, Any] | None) -> list[str]:
+    """The profiles the setup screen may pick, in the daemon's order; the screen's own options too, unless the
+    venue locked a profile."""
+    state = state or {}
+    offered = list(state.get("profiles") or {})
+    return offered if state.get("profile_locked") and offered else [*offered, ""]
+
+
+def next_profile(state: dict[str, Any] | None, current: str) -> str:
+    """The profile a tap on the setup screen's "Rules" button picks after ``current``."""
+    choices = profile_choices(state)
+    return choices[(choices.index(current) + 1) % len(choices)] if current in choices else choices[0]
+
+
+def profile_scores_points(state: dict[str, Any] | None, profile: str) -> bool:
+    """Whether the served profile plays for APA points (the setup screen then asks skill levels, not a race)."""
+    served = ((state or {}).get("profiles") or {}).get(profile) or {}
+    return served.get("scoring") == "apa"
+
+
+def setup_request(state: dict[str, Any] | None, profile: str, players: tuple[str, str], counts: tuple[int, int],
+                  breaker: int, own_rules: dict[str, Any]) -> dict[str, Any]:
+    """The setup screen's ``new_match``: under a profile, its options as the daemon served them (with the
+    screen's sensor switches) and, for APA points, ``counts`` as the skill levels; else the screen's options
+    and ``counts`` as the race."""
+    served = ((state or {}).get("profiles") or {}).get(profile)
+    if served is None:
+        return match_start(players, counts, breaker, own_rules)
+    rules = {**served, "rails_sensed": own_rules.get("rails_sensed", True),
+             "strike_sensed": own_rules.get("strike_sensed", False)}
+    if served.get("scoring") == "apa":
+        skill = (min(9, max(1, counts[0])), min(9, max(1, counts[1])))
+        return match_start(players, counts, breaker, rules, skill)
+    return match_start(players, counts, breaker, rules)

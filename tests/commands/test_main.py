@@ -278,3 +278,18 @@ def test_usage_errors_exit_2_with_usage_on_stderr(args):
     result = run(*args)
     err = assert_clean_failure(result)
     assert "usage" in err.lower()
+
+
+def test_replay_score_sheet_prints_the_apa_sheet_as_json_or_a_page():
+    log = str(EXAMPLES_DIR / "11-apa-points.jsonl")
+    out = subprocess.run([sys.executable, "-m", "scoreboard.commands.main", "replay", "--score-sheet", "json", log],
+                         capture_output=True, text=True, check=True)
+    sheet = json.loads(out.stdout)
+    assert (sheet["points"], sheet["targets"], sheet["dead_balls"]) == ([3, 2], [25, 38], 5)
+    page = subprocess.run([sys.executable, "-m", "scoreboard.commands.main", "replay", "--score-sheet", "html", log],
+                          capture_output=True, text=True, check=True).stdout
+    assert page.startswith("<!DOCTYPE html>") and "Ana (SL 3, target 25)" in page
+    racks = subprocess.run([sys.executable, "-m", "scoreboard.commands.main", "replay", "--score-sheet", "json",
+                            str(EXAMPLES_DIR / "01-push-out-pass.jsonl")], capture_output=True, text=True)
+    assert racks.returncode == 1 and racks.stdout == ""
+    assert racks.stderr == 'devetka replay: no score sheet: a score sheet needs APA scoring (rules.scoring "apa")\n'

@@ -32,3 +32,11 @@ def test_undo_shot_is_served_once_a_shot_began():
 def test_with_no_match_every_tap_is_refused_for_the_same_reason():
     served = refused("No match.")
     assert served["settle"] == served["undo_shot"] == {"ok": False, "why": "No match."}
+
+
+def test_safety_timeout_and_rerack_are_served_with_why_not():
+    served = actions(played())
+    assert served["safety"] == {"ok": False, "why": "Safeties are counted only in APA matches."}
+    assert served["timeout"] == {"ok": False, "why": "Timeouts are counted only in APA matches."}
+    assert served["rerack"] == {"ok": False, "why": "A re-rack may be asked for only after a failed break."}
+    assert {"safety", "timeout", "rerack"} <= set(refused("No match."))

@@ -563,3 +563,47 @@ def test_rule_break_must_be_winner_or_alternate(value):
 @pytest.mark.parametrize("table", [3, True, ["Table 1"], {"name": "Table 1"}])
 def test_match_start_table_must_be_a_string(table):
     assert_error(match_start(table=table), "table", "string")
+
+
+# The league-night options and inputs (issue 19)
+
+
+def test_a_match_start_under_first_release_options_writes_only_their_keys():
+    from scoreboard.core.inputs import FIRST_OPTIONS, RuleOptions, parse, to_json
+    start = parse({"type": "match_start", "v": 1, "players": ["A", "B"], "race": [2, 2], "breaker": 0,
+                   "rules": {"break": "alternate"}})
+    assert tuple(to_json(start)["rules"]) == FIRST_OPTIONS
+    later = parse({"type": "match_start", "v": 1, "players": ["A", "B"], "race": [2, 2], "breaker": 0,
+                   "rules": {"nine_on_break": "spotted"}})
+    assert to_json(later)["rules"]["nine_on_break"] == "spotted" and "scoring" not in to_json(later)["rules"]
+    assert RuleOptions.from_json(to_json(later)["rules"]) == later.options
+
+
+@pytest.mark.parametrize("rules, message", [
+    ({"scoring": "points"}, "rules.scoring must be 'racks' or 'apa', not \"points\""),
+    ({"ball_in_hand": "kitchen"}, "rules.ball_in_hand must be 'anywhere' or 'behind_head_string', not \"kitchen\""),
+    ({"break_requirement": 3}, "rules.break_requirement must be 'four_rails' or 'three_point', not 3"),
+    ({"break_failure": "rerack"}, "rules.break_failure must be 'foul' or 'option', not \"rerack\""),
+    ({"push_outs": "no"}, "rules.push_outs must be true or false"),
+])
+def test_a_bad_league_option_is_refused_by_name(rules, message):
+    from scoreboard.core.inputs import InputError, parse
+    with pytest.raises(InputError) as caught:
+        parse({"type": "match_start", "v": 1, "players": ["A", "B"], "race": [2, 2], "breaker": 0, "rules": rules})
+    assert str(caught.value) == message
+
+
+def test_an_apa_match_start_may_leave_out_the_race_and_writes_none():
+    from scoreboard.core.inputs import NO_RACE, parse, to_json
+    raw = {"type": "match_start", "v": 1, "players": ["A", "B"], "breaker": 1, "rules": {"scoring": "apa"},
+           "apa_skill": [3, 5]}
+    start = parse(raw)
+    assert start.race == NO_RACE and start.apa_skill == (3, 5) and "race" not in to_json(start)
+    assert parse(to_json(start)) == start
+
+
+def test_safety_timeout_and_rerack_are_bare_inputs():
+    from scoreboard.core.inputs import Rerack, Safety, Timeout, parse, to_json
+    for kind, cls in (("safety", Safety), ("timeout", Timeout), ("rerack", Rerack)):
+        item = parse({"type": kind, "src": "touch"})
+        assert item == cls(src="touch") and to_json(item) == {"type": kind, "src": "touch"}

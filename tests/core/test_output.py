@@ -33,3 +33,20 @@ def test_shot_lines_have_the_spec_fields():
     from tests.folding import legal_break, run, shots
     for line in shots(run(legal_break())):
         assert SHOT_FIELDS <= set(line)
+
+
+def test_a_match_under_the_first_releases_rules_serves_no_league_fields():
+    line = state_line(start(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0)))
+    assert not {"points", "targets", "innings", "dead_balls", "behind_head_string", "break_choice",
+                "profile"} & set(line)
+
+
+def test_an_apa_match_serves_its_score_sheet_in_the_state_line():
+    from scoreboard.core.inputs import RuleOptions
+    apa = start(MatchStart(players=("Ana", "Ben"), race=(0, 0), breaker=0, apa_skill=(3, 5),
+                           options=RuleOptions(scoring="apa", push_outs=False, three_foul_rule=False)))
+    line = state_line(apa)
+    assert {key: line[key] for key in ("race", "points", "targets", "innings", "dead_balls", "rack_dead_balls",
+                                       "safeties", "timeouts_left", "apa_skill")} == {
+        "race": None, "points": [0, 0], "targets": [25, 38], "innings": 0, "dead_balls": 0, "rack_dead_balls": 0,
+        "safeties": [0, 0], "timeouts_left": [2, 1], "apa_skill": [3, 5]}

@@ -14,7 +14,7 @@ loaded hypothesis profile asks for if that is more (for a bug hunt).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 from hypothesis import HealthCheck, given, note, settings
@@ -22,10 +22,12 @@ from hypothesis import strategies as st
 
 from scoreboard.core.inputs import (
     BREAK_ORDERS,
+    CHOICES,
     CONCEDE_SCOPES,
     FOUL_REASONS,
     INPUT_TYPES,
     POCKETS,
+    PROFILE_NAMES,
     RAILS,
     SOURCES,
     Accept,
@@ -42,10 +44,13 @@ from scoreboard.core.inputs import (
     Pass,
     Pocket,
     PushOut,
+    Rerack,
     RuleOptions,
+    Safety,
     Settle,
     Stalemate,
     Strike,
+    Timeout,
     Undo,
     UndoShot,
     parse,
@@ -81,7 +86,14 @@ rule_options = st.builds(
     push_out_after_break_foul=st.booleans(),
     three_foul_rule=st.booleans(),
     strike_sensed=st.booleans(),
-)
+    scoring=st.sampled_from(CHOICES["scoring"]),
+    ball_in_hand=st.sampled_from(CHOICES["ball_in_hand"]),
+    nine_on_break=st.sampled_from(CHOICES["nine_on_break"]),
+    break_requirement=st.sampled_from(CHOICES["break_requirement"]),
+    break_failure=st.sampled_from(CHOICES["break_failure"]),
+    push_outs=st.booleans(),
+    profile=st.none() | st.sampled_from(PROFILE_NAMES),
+).map(lambda options: replace(options, push_outs=False, three_foul_rule=False) if options.apa else options)
 
 
 NOTHING = st.none()
@@ -91,10 +103,11 @@ LOG_TABLES = st.none() | st.just("table 1")
 
 
 def match_starts(race=LOG_RACES, names=LOG_NAMES, tables=LOG_TABLES, t=NOTHING, src=NOTHING):
-    return st.builds(
+    skills = st.tuples(st.integers(1, 9), st.integers(1, 9))
+    return (rule_options | st.just(RuleOptions())).flatmap(lambda options: st.builds(
         MatchStart, players=st.tuples(names, names), race=st.tuples(race, race), breaker=players,
-        options=rule_options | st.just(RuleOptions()), table=tables, t=t, src=src,
-    )
+        options=st.just(options), table=tables, apa_skill=skills if options.apa else st.none(), t=t, src=src,
+    ))
 
 
 def input_strategies(t=NOTHING, src=NOTHING) -> dict[str, st.SearchStrategy]:
@@ -119,6 +132,9 @@ def input_strategies(t=NOTHING, src=NOTHING) -> dict[str, st.SearchStrategy]:
         "concede": st.builds(Concede, player=players, scope=st.sampled_from(CONCEDE_SCOPES), t=t, src=src),
         "undo": st.builds(Undo, t=t, src=src),
         "undo_shot": st.builds(UndoShot, t=t, src=src),
+        "safety": st.builds(Safety, t=t, src=src),
+        "timeout": st.builds(Timeout, t=t, src=src),
+        "rerack": st.builds(Rerack, t=t, src=src),
     }
 
 
@@ -169,7 +185,7 @@ def _wild(r: Rolls) -> Input:
         "foul": lambda: Foul(r.pick(FOUL_REASONS), r.pick([None, 0, 1])),
         "miss": Miss, "settle": Settle, "stalemate": Stalemate,
         "concede": lambda: Concede(r.pick([0, 1]), r.pick(CONCEDE_SCOPES)),
-        "undo": Undo,
+        "undo": Undo, "safety": Safety, "timeout": Timeout, "rerack": Rerack,
     }[kind]()
 
 
@@ -756,9 +772,15 @@ def check_state(match: Match) -> None:
     state = match.state
     table, setup = state.table, state.setup
     rule_on = setup.options.three_foul_rule
-    score, race = table.score, setup.race
-    assert all(0 <= score[p] <= race[p] for p in (0, 1)), "score beyond the race"
-    reached = [p for p in (0, 1) if score[p] >= race[p]]
+    if setup.targets is not None:  # APA: points against targets decide, racks are only counted
+        sheet = table.sheet
+        assert sheet is not None and all(points >= 0 for points in sheet.points)
+        reached = [p for p in (0, 1) if sheet.points[p] >= setup.targets[p]]
+        assert sum(sheet.points) + sheet.dead_balls <= 10 * table.rack, "more points and dead balls than racks"
+    else:
+        score, race = table.score, setup.race
+        assert all(0 <= score[p] <= race[p] for p in (0, 1)), "score beyond the race"
+        reached = [p for p in (0, 1) if score[p] >= race[p]]
     conceded = type(match.undo_target) is Concede and match.undo_target.scope == "match"
     assert (table.match_winner is not None) == (bool(reached) or conceded)
     if reached:

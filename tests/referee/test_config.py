@@ -290,7 +290,8 @@ def test_rule_options_are_the_match_logs_and_read_back_the_same():
     assert rules == RuleOptions(break_order="alternate", rails_sensed=False)
     assert RuleOptions.from_json(rules.to_json()) == rules
     assert set(RuleOptions.JSON_NAMES) == {"break", "rails_sensed", "push_out_after_break_foul", "three_foul_rule",
-                                           "strike_sensed"}
+                                           "strike_sensed", "scoring", "ball_in_hand", "nine_on_break",
+                                           "break_requirement", "break_failure", "push_outs", "profile"}
     assert parse('[match.rules]\nthree_foul_rule = false').match.rules == RuleOptions(three_foul_rule=False)
 
 
@@ -364,17 +365,17 @@ def test_the_match_defaults_make_a_match_start_the_replay_reads():
     ("[match]\nrace = 5",
      "match.race: expected [n0, n1], racks each player needs to win, each a whole number from 1 to 9999, got 5"),
     ("[match]\nbreaker = 0",
-     "match.breaker: unknown key (known: players, race, rules)"),
+     "match.breaker: unknown key (known: players, race, rules, profile, locked, apa_skill)"),
     ('[match.rules]\nbreak = "loser"',
      'match.rules.break: expected "winner" or "alternate", got "loser"'),
     ("[match.rules]\nbreak = true",
      'match.rules.break: expected "winner" or "alternate", got true'),
     ("[match.rules]\nrail_sensed = false",
      "match.rules.rail_sensed: unknown key (known: break, rails_sensed, push_out_after_break_foul, three_foul_rule, "
-     "strike_sensed)"),
+     "strike_sensed, scoring, ball_in_hand, nine_on_break, break_requirement, break_failure, push_outs, profile)"),
     ("[match.rules]\nbreak_order = 'winner'",
      "match.rules.break_order: unknown key (known: break, rails_sensed, push_out_after_break_foul, three_foul_rule, "
-     "strike_sensed)"),
+     "strike_sensed, scoring, ball_in_hand, nine_on_break, break_requirement, break_failure, push_outs, profile)"),
     ('[match.rules]\nrails_sensed = "no"',
      'match.rules.rails_sensed: expected true or false, got "no"'),
     ("[match.rules]\nstrike_sensed = 1",
@@ -406,8 +407,10 @@ def test_the_example_file_sets_every_daemon_key_to_its_default():
     assert (config.table, config.store, config.api, config.match, config.shots) == (
         default.table, default.store, default.api, default.match, default.shots)
     text = EXAMPLE.read_text()
-    for section, keys in {"table": ("id",), "store": ("path",), "api": ("socket",), "match": ("players", "race"),
-                          "match.rules": tuple(RuleOptions.JSON_NAMES), "shots": ("settle_after_s",)}.items():
+    rule_keys = tuple(name for name in RuleOptions.JSON_NAMES if name != "profile")  # [match] profile: no default
+    for section, keys in {"table": ("id",), "store": ("path",), "api": ("socket",),
+                          "match": ("players", "race", "locked"), "match.rules": rule_keys,
+                          "shots": ("settle_after_s",)}.items():
         body = re.search(rf"^\[{re.escape(section)}\]\n(.*?)(?=^\[|\Z)", text, re.MULTILINE | re.DOTALL)
         assert body, f"[{section}] is not in the example"
         for key in keys:
@@ -491,4 +494,31 @@ PREFIX_PROBLEM = ("expected MQTT topic levels such as \"devetka\" or \"venue/dev
     ("[mqtt]\ndiscovery = 1", "mqtt.discovery: expected true or false, got 1"),
 ])
 def test_a_wrong_mqtt_setting_is_named_with_what_was_expected(text, message):
+    assert error_of(text) == message
+
+
+# [match] profile, locked, apa_skill
+
+
+def test_a_profile_fills_in_the_game_options_and_keeps_the_tables_sensors():
+    match = parse('[match]\nprofile = "bar"\n[match.rules]\nrails_sensed = false\nbreak = "winner"').match
+    assert match.rules == RuleOptions(rails_sensed=False, ball_in_hand="behind_head_string", push_outs=False,
+                                      three_foul_rule=False, nine_on_break="spotted", profile="bar")
+    start = parse('[match]\nprofile = "apa9"\napa_skill = [2, 7]').match.match_start(breaker=0)
+    assert start.options.scoring == "apa" and start.apa_skill == (2, 7)
+    assert parse('[match]\napa_skill = [2, 7]').match.match_start(breaker=0).apa_skill is None  # racks: unused
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[match]\nprofile = "apa"', 'match.profile: expected one of wpa, apa9, bar, got "apa"'),
+    ("[match]\nlocked = true", "match.locked: locks the profile: give match.profile too"),
+    ('[match]\nprofile = "apa9"\n[match.rules]\npush_outs = true',
+     'match.rules.push_outs: profile "apa9" sets it to false: leave it out, or leave out match.profile'),
+    ("[match]\napa_skill = [3, 10]", "match.apa_skill: expected [sl0, sl1], skill levels 1 to 9, got [3, 10]"),
+    ('[match.rules]\nnine_on_break = "respot"',
+     'match.rules.nine_on_break: expected "wins" or "spotted", got "respot"'),
+    ('[match.rules]\nscoring = "apa"\nthree_foul_rule = true',
+     'match.rules: rules.three_foul_rule must be false under rules.scoring "apa": APA 9-ball has none'),
+])
+def test_a_wrong_profile_setting_is_named(text, message):
     assert error_of(text) == message

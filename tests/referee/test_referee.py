@@ -130,6 +130,33 @@ def test_commands(referee):
     assert referee.state()["match_id"] is None
 
 
+def test_every_profile_is_offered_with_the_tables_sensors_when_none_is_locked(referee):
+    offered = referee.state()["profiles"]
+    assert list(offered) == ["wpa", "apa9", "bar"] and referee.state()["profile_locked"] is False
+    assert offered["apa9"]["scoring"] == "apa" and offered["bar"]["ball_in_hand"] == "behind_head_string"
+
+
+def test_a_locked_profile_refuses_a_match_under_other_game_options(tmp_path):
+    config = parse('[match]\nprofile = "apa9"\nlocked = true\napa_skill = [3, 5]\n[match.rules]\nrails_sensed = false')
+    referee = Referee.open(tmp_path / "devetka.db", defaults=config.match)
+    try:
+        whole = referee.handle({"cmd": "new_match"}).state
+        assert (whole["profile"], whole["points"], whole["targets"], whole["race"]) == ("apa9", [0, 0], [25, 38], None)
+        assert whole["rules"]["rails_sensed"] is False and whole["rules"]["scoring"] == "apa"
+        assert whole["actions"]["timeout"] == {"ok": True} and whole["actions"]["push_out"]["ok"] is False
+        assert list(whole["profiles"]) == ["apa9"] and whole["profile_locked"] is True
+        assert whole["profiles"]["apa9"]["rails_sensed"] is False  # the table's own sensors kept
+        wpa = {"break": "winner", "push_outs": True}
+        refused = referee.handle({"cmd": "new_match", "match_start": {"rules": wpa}})
+        assert refused.error == 'match_start: the venue locked the rules to profile "apa9": rules.three_foul_rule ' \
+                                "must be false"
+        assert referee.state()["match_id"] == whole["match_id"]  # nothing changed
+        skills = referee.handle({"cmd": "new_match", "match_start": {"apa_skill": [9, 1]}}).state
+        assert skills["targets"] == [75, 14] and skills["match_id"] == whole["match_id"] + 1
+    finally:
+        referee.close()
+
+
 def test_new_match_takes_what_it_leaves_out_from_the_config_match_section(tmp_path):
     config = parse('[match]\nplayers = ["Mira", "Tin"]\nrace = [4, 2]\n[match.rules]\nthree_foul_rule = false')
     referee = Referee.open(tmp_path / "devetka.db", defaults=config.match)

@@ -437,6 +437,37 @@ def test_screenshots_of_every_screen(screen, table, size):
         assert Image(str(path)).size == size, path
 
 
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_an_apa_match_and_the_profile_picker(screen, table, size):
+    """docs/screenshots/: the profile picker set to APA 9-ball (skill levels for the race), an APA match's
+    points against targets, and its safety and timeout buttons."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    screen.wait_for(lambda: screen.current == "setup", "the setup screen")
+    screen.tap_id("name0")
+    screen.type("Ana")
+    screen.tap_id("name1")
+    screen.type("Ben")
+    screen.wait_for(lambda: screen.text("profile") == "Rules: Own options", "the config's own options")
+    screen.tap_id("profile")
+    screen.wait_for(lambda: screen.text("profile") == "Rules: WPA", "the profiles served")
+    screen.tap_id("profile")
+    screen.wait_for(lambda: screen.text("profile") == "Rules: APA 9-ball", "APA 9-ball picked")
+    shots = [screen.screenshot("setup-profile-apa9")]
+    screen.tap_id("start")
+    screen.wait_for(lambda: screen.current == "live" and screen.app.view.players, "the new match")
+    table.play(*BREAK_POCKETING_3)
+    screen.wait_for(lambda: screen.app.view.players[0].score_text == "1 of 25", "Ana's point")
+    assert screen.app.view.players[1].score_text == "0 of 25"
+    shots.append(screen.screenshot("live-apa"))
+    screen.tap_id("more")
+    screen.wait_for(lambda: screen.text("timeout") == "Timeout (2 left)", "the timeout button")
+    shots.append(screen.screenshot("more-apa"))
+    from kivy.core.image import Image
+
+    for path in shots:
+        assert Image(str(path)).size == size, path
+
+
 def test_names_played_here_before_are_offered_on_the_setup_screen(screen, table):
     table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=["Mia", "Noa"])})
     screen.wait_for(lambda: screen.current == "live" and screen.text("status") == "Mia to shoot: BALL IN HAND",

@@ -297,3 +297,41 @@ def test_the_buttons_follow_the_served_actions_alone(referee):
     assert shown.buttons["stalemate"].enabled
     assert dict(shown.fouls)["illegal_break"].why == "x"
     assert not view(dict(state, actions=None)).buttons["undo"].enabled  # nothing served: nothing tappable
+
+
+APA_START = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "breaker": 0, "rules": {"scoring": "apa"},
+             "apa_skill": [3, 5]}
+
+
+def test_an_apa_match_shows_points_against_targets_and_the_score_sheet(referee):
+    referee.handle({"cmd": "new_match", "match_start": APA_START})
+    state = play(referee, {"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 3},
+                 {"type": "pocket", "ball": 9}, {"type": "settle"})
+    v = view(state)
+    assert [(p.name, p.score_text) for p in v.players] == [("Ana", "3 of 25"), ("Ben", "0 of 38")]
+    assert v.ruling_text.startswith("APA points: 1 a ball, the 9 two. Dead balls 7, innings 0.\n")
+    assert v.buttons["timeout"].text == "Timeout (2 left)" and v.buttons["timeout"].enabled
+    assert v.buttons["safety"].why == "The break cannot be marked as a safety." and not v.buttons["safety"].enabled
+
+
+def test_safety_and_timeout_are_refused_in_words_outside_apa(referee):
+    state = started(referee)
+    v = view(state)
+    assert v.buttons["safety"].why == "Safeties are counted only in APA matches."
+    assert v.buttons["timeout"].why == "Timeouts are counted only in APA matches."
+    assert [p.score_text for p in v.players] == ["0 of 2", "0 of 3"]
+
+
+def test_the_setup_screen_picks_among_the_served_profiles(referee):
+    from scoreboard.ui.viewmodel import next_profile, profile_choices, profile_scores_points, setup_request
+    state = referee.state()
+    assert profile_choices(state) == ["wpa", "apa9", "bar", ""]
+    assert next_profile(state, "bar") == "" and next_profile(state, "") == "wpa"
+    assert profile_scores_points(state, "apa9") and not profile_scores_points(state, "wpa")
+    request = setup_request(state, "apa9", ("Ana", "Ben"), (3, 12), 0, {"rails_sensed": False})
+    assert request["match_start"]["apa_skill"] == [3, 9] and request["match_start"]["rules"]["scoring"] == "apa"
+    assert request["match_start"]["rules"]["rails_sensed"] is False
+    assert referee.handle(request).state["targets"] == [25, 75]
+    own = setup_request(state, "", ("Ana", "Ben"), (2, 2), 1, {"break": "alternate"})
+    assert own["match_start"]["rules"] == {"break": "alternate"} and "apa_skill" not in own["match_start"]
+    assert profile_choices({"profiles": {"apa9": {}}, "profile_locked": True}) == ["apa9"]

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from scoreboard.core.inputs import NINE, Foul
-from scoreboard.core.rules import push_out, racks, three_fouls
+from scoreboard.core.rules import apa, push_out, racks, three_fouls
 from scoreboard.core.rules.facts import read
 from scoreboard.core.rules.fouls import foul_between, fouls_on
-from scoreboard.core.rules.state import Setup, Shot, Table, Verdict, other
+from scoreboard.core.rules.state import Call, RequirementCall, Setup, Shot, Table, Verdict, other
 
 _verdict = tuple.__new__  # every field is given: skip the named tuple's Python-level __new__ (once a shot)
 
@@ -32,47 +32,70 @@ def decide(setup: Setup, shot: Shot) -> tuple[Table, Verdict]:
     fouls = three_fouls.count_after(before.fouls_in_row, shooter, fouled)
 
     rack_winner = None
+    spotted = False
+    choice = False
     if fouled:
         rules = tuple(dict.fromkeys(call.rule for call in calls))
         if three_fouls.loses_rack(options, fouls, shooter):
             rack_winner = other(shooter)
             rules += ("5.13",)
+        elif is_break and options.break_failure == "option" and _requirement_only(calls):
+            choice = True  # the incoming player's option (break_choice.py): no foul, no count
+            fouls = before.fouls_in_row
     elif is_push_out:
         rules = ("5.6",)
     elif NINE in pocketed:
-        rack_winner = shooter
-        rules = ("5.4", "5.15") if is_break else ("5.15",)
+        if is_break and options.nine_on_break == "spotted":
+            spotted = True
+            rules = ("5.4", "5.5")
+        else:
+            rack_winner = shooter
+            rules = ("5.4", "5.15") if is_break else ("5.15",)
     elif is_break:
         rules = ("5.4", "5.5" if pocketed else "5.1")
     else:
         rules = ("5.1",)
 
-    respot = rack_winner is None and nine_down and (fouled or is_push_out)
+    respot = rack_winner is None and nine_down and (fouled or is_push_out or spotted)
     if respot:
         on_table = tuple(sorted(on_table + (NINE,)))
     shot_no = before.shot_no + 1
+    finished = None
     if rack_winner is not None:
         finished = Table(before.score, before.rack, before.breaker, shot_no, on_table, shooter, before.ball_in_hand,
-                         before.push_out_allowed, False, False, fouls)
+                         before.push_out_allowed, False, False, fouls, None, before.sheet)
         after = racks.win_rack(setup, finished, rack_winner)
+    elif choice:
+        after = Table(before.score, before.rack, before.breaker, shot_no, on_table, other(shooter), False,
+                      False, False, False, fouls, None, before.sheet, False, True)
     elif fouled:
         after = Table(before.score, before.rack, before.breaker, shot_no, on_table, other(shooter), True,
-                      is_break and push_out.allowed_after_break(options, True), False, False, fouls)
+                      is_break and push_out.allowed_after_break(options, True), False, False, fouls, None,
+                      before.sheet, facts.scratch and options.ball_in_hand == "behind_head_string")
     elif is_push_out:
         after = Table(before.score, before.rack, before.breaker, shot_no, on_table, other(shooter), False,
-                      False, False, True, fouls)
+                      False, False, True, fouls, None, before.sheet)
     else:
         after = Table(before.score, before.rack, before.breaker, shot_no, on_table,
                       shooter if pocketed else other(shooter), False,
-                      is_break and push_out.allowed_after_break(options, False), False, False, fouls)
+                      is_break and push_out.allowed_after_break(options, False), False, False, fouls, None,
+                      before.sheet)
 
     warning = rack_winner is None and three_fouls.warning(options, fouls, after.shooter)
     verdict = _verdict(Verdict, (
-        before.rack, shot_no, shooter, is_break, is_push_out, pocketed, facts.scratch, facts.off_table, fouled,
-        rules, respot, on_table, facts.assumed, after.shooter, after.ball_in_hand, after.push_out_allowed,
-        fouls, warning, rack_winner, False, setup.players, tuple(calls), after,
+        before.rack, shot_no, shooter, is_break, is_push_out, pocketed, facts.scratch, facts.off_table,
+        fouled and not choice, rules, respot, on_table, facts.assumed, after.shooter, after.ball_in_hand,
+        after.push_out_allowed, fouls, warning, rack_winner, False, setup.players, tuple(calls), after,
+        None, None, False,
     ))
+    if setup.targets is not None:  # APA points (rules/apa.py): a race of racks pays only this test
+        return apa.score(setup, shot, verdict, finished)
     return after, verdict
+
+
+def _requirement_only(calls: list[Call]) -> bool:
+    """The break's one fault is its requirement (four balls to a rail, the 3-point rule), nothing else."""
+    return len(calls) == 1 and isinstance(calls[0], RequirementCall)
 
 
 def foul_between_shots(setup: Setup, table: Table, foul: Foul) -> tuple[Table, Verdict]:
@@ -90,7 +113,8 @@ def foul_between_shots(setup: Setup, table: Table, foul: Foul) -> tuple[Table, V
         rules.append("5.13")
         after = racks.win_rack(setup, finished, rack_winner)
     else:
-        after = finished._replace(shooter=other(player), ball_in_hand=True, push_out_allowed=False)
+        after = finished._replace(shooter=other(player), ball_in_hand=True, push_out_allowed=False,
+                                  behind_head_string=False, break_choice=False)
     warning = rack_winner is None and three_fouls.warning(options, fouls, after.shooter)
     verdict = Verdict(
         rack=table.rack, shot=table.shot_no, shooter=player, is_break=False, push_out=False,
@@ -100,4 +124,6 @@ def foul_between_shots(setup: Setup, table: Table, foul: Foul) -> tuple[Table, V
         fouls_in_row=fouls, warning=warning, rack_winner=rack_winner,
         between_shots=True, players=setup.players, calls=(call,), after=after,
     )
+    if setup.targets is not None:  # APA points (rules/apa.py)
+        return apa.score(setup, Shot(table), verdict, finished if rack_winner is not None else None)
     return after, verdict

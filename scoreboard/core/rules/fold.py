@@ -34,14 +34,17 @@ from scoreboard.core.inputs import (
     Pass,
     Pocket,
     PushOut,
+    Rerack,
+    Safety,
     Settle,
     ShotEvent,
     Stalemate,
     Strike,
+    Timeout,
     Undo,
     UndoShot,
 )
-from scoreboard.core.rules import facts, push_out, racks
+from scoreboard.core.rules import apa, break_choice, facts, fouls, push_out, racks
 from scoreboard.core.rules.decide import decide, foul_between_shots
 from scoreboard.core.rules.state import RULES_VERSION, RuleError, Setup, Shot, State, Step, Table, first_rack
 
@@ -53,9 +56,14 @@ def start(item: MatchStart, rules_version: int = RULES_VERSION) -> State:
     if not 1 <= rules_version <= RULES_VERSION:
         raise RuleError(f"rules version {rules_version} is not one this release knows (1 to {RULES_VERSION}): "
                         "a newer release stored this match")
+    skills = item.apa_skill if item.options.apa else None
     setup = Setup(players=item.players, race=item.race, first_breaker=item.breaker,
-                  options=item.options, table=item.table, rules_version=rules_version)
-    return State(setup=setup, table=first_rack(setup))
+                  options=item.options, table=item.table, rules_version=rules_version,
+                  apa_skill=skills, targets=apa.targets(skills) if skills is not None else None)
+    table = first_rack(setup)
+    if skills is not None:
+        table = table._replace(sheet=apa.EMPTY_SHEET)
+    return State(setup=setup, table=table)
 
 
 def evolve(state: State, item: Input) -> Step:
@@ -86,8 +94,8 @@ def _finish(state: State) -> Step:
 def _begin(state: State) -> State:
     """A new shot: a pending push-out choice counts as accepted (the spec: a shot that begins accepts)."""
     table = state.table
-    if table.awaiting_choice:
-        table = table._replace(awaiting_choice=False)
+    if table.awaiting_choice or table.break_choice:
+        table = table._replace(awaiting_choice=False, break_choice=False)
     return State(state.setup, table, Shot(table), None)
 
 
@@ -188,13 +196,35 @@ def _stalemate(setup: Setup, table: Table, item: Stalemate) -> Table:
     if table.shot_no == 0:
         raise RuleError("stalemate before the break: the game starts with the break (5.15)",
                         "The rack is not broken yet: the game starts with the break (5.15).")
-    return racks.stalemate(table)
+    after = racks.stalemate(table)
+    return after if setup.targets is None else apa.rack_ended(table, after)
 
 
 def _concede(setup: Setup, table: Table, item: Concede) -> Table:
     if item.scope == "match":
         return racks.concede_match(table, item.player)
-    return racks.win_rack(setup, table, 1 - item.player)
+    after = racks.win_rack(setup, table, 1 - item.player)
+    return after if setup.targets is None else apa.rack_ended(table, after)
+
+
+def _rerack(setup: Setup, table: Table, item: Rerack) -> Table:
+    after = break_choice.rerack(table)
+    return after if setup.targets is None else apa.rack_ended(table._replace(shot_no=0), after)
+
+
+def _safety(state: State, item: Safety) -> Step:
+    """A defensive shot: marks the shot in progress, or the last one, for the APA score sheet."""
+    if state.setup.targets is None:
+        raise RuleError('safety only under APA scoring (rules.scoring "apa"): the score sheet counts them',
+                        "Safeties are counted only in APA matches.")
+    shot = state.shot if state.shot is not None else state.last if not state.since else None
+    if shot is None:
+        raise RuleError("safety with no shot to belong to")
+    if shot.is_break:
+        raise RuleError("the break is not a defensive shot", "The break cannot be marked as a safety.")
+    if any(type(event) is Safety for event in shot.events):
+        raise RuleError("this shot is already marked as a safety", "This shot is already marked as a safety.")
+    return _tap(state, item)
 
 
 def _check_foul(state: State, shot: Shot, item: Foul) -> None:
@@ -204,6 +234,11 @@ def _check_foul(state: State, shot: Shot, item: Foul) -> None:
                         "A push out need not hit the ball on or reach a rail (5.6).")
     if item.reason == "illegal_break" and not shot.is_break:
         raise RuleError("illegal_break only on the break (5.4)", "Only the break can be an illegal break (5.4).")
+    if (shot.is_break and item.reason in ("illegal_break", "no_rail")
+            and state.setup.options.break_requirement == "three_point"
+            and len(facts.read(shot).pocketed) >= fouls.THREE_POINT_WAIVED):
+        raise RuleError(f"{item.reason} cannot be called: the break pocketed two balls, so the 3-point rule is met",
+                        "Two balls were pocketed on the break: the 3-point rule is met.")
     _check_player(state, item, shot.shooter)
 
 
@@ -235,7 +270,7 @@ def _foul(state: State, item: Foul) -> Step:
     return Step(State(state.setup, after, None, None), verdict)
 
 
-def _tap(state: State, item: Identify | OffTable) -> Step:
+def _tap(state: State, item: Identify | OffTable | Safety) -> Step:
     """``identify`` and ``off_table`` belong to the shot in progress or to the last shot."""
     if state.shot is not None:
         return _add(state, item)
@@ -263,11 +298,14 @@ _HANDLERS: dict[type[Input], Callable[[State, Any], Step]] = {
     Foul: _foul,
     Identify: _tap,
     OffTable: _tap,
-    PushOut: _between(lambda setup, table, item: push_out.announce(table)),
+    PushOut: _between(lambda setup, table, item: push_out.announce(table, setup.options)),
     Accept: _between(lambda setup, table, item: push_out.accept(table)),
     Pass: _between(lambda setup, table, item: push_out.pass_back(table)),
     Stalemate: _between(_stalemate),
     Concede: _between(_concede),
+    Rerack: _between(_rerack),
+    Timeout: _between(lambda setup, table, item: apa.take_timeout(setup, table)),
+    Safety: _safety,
     MatchStart: _second_match,
     Undo: _undo,
     UndoShot: _undo,

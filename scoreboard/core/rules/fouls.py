@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from scoreboard.core.inputs import CUE_BALL, RuleOptions
 from scoreboard.core.rules.facts import NOT_SENSED, ShotFacts
-from scoreboard.core.rules.state import Call, Shot
+from scoreboard.core.rules.state import Call, RequirementCall, Shot
 from scoreboard.core.rules.words import balls
 
 BREAK_RAIL_BALLS = 4
+THREE_POINT_WAIVED = 2
 
 
 def bad_hit(shot: Shot, facts: ShotFacts) -> Call | None:
@@ -70,7 +71,8 @@ def other_foul(facts: ShotFacts) -> Call | None:
 
 
 def break_requirement(facts: ShotFacts, options: RuleOptions) -> Call | None:
-    """5.4: the breaker hits the 1 first, then pockets a ball or drives four object balls to a rail."""
+    """5.4: the breaker hits the 1 first, then pockets a ball or drives four object balls to a rail (or meets
+    the 3-point rule, ``break_requirement: "three_point"``)."""
     contact = facts.first_contact
     if contact is None:
         return Call("5.4", "the break hit no ball")
@@ -78,15 +80,27 @@ def break_requirement(facts: ShotFacts, options: RuleOptions) -> Call | None:
         return Call("5.4", f"the break hit the {contact} before the 1")
     if "bad_hit" in facts.called:
         return Call("5.4", "the break did not hit the 1 first")
+    if options.break_requirement == "three_point":
+        return three_point(facts)
     if "illegal_break" in facts.called:
         return Call("5.4", "illegal break")
     if "no_rail" in facts.called:
-        return Call("5.4", "the break drove fewer than four balls to a rail")
+        return RequirementCall("5.4", "the break drove fewer than four balls to a rail")
     if not facts.pocketed and options.rails_sensed and facts.balls_to_rail < BREAK_RAIL_BALLS:
         count = facts.balls_to_rail
         drove = f"{count} ball{'s' if count != 1 else ''}"
-        return Call("5.4", f"the break pocketed nothing and drove {drove} to a rail, not four")
+        return RequirementCall("5.4", f"the break pocketed nothing and drove {drove} to a rail, not four")
     return None
+
+
+def three_point(facts: ShotFacts) -> Call | None:
+    """The 3-point rule, in place of 5.4's four balls: three object balls past the head string or pocketed,
+    waived when two are pocketed. No sensor sees the head string: a called ``illegal_break`` (or ``no_rail``)
+    says it failed, and is taken as met while two balls are pocketed."""
+    called = facts.called
+    if len(facts.pocketed) >= THREE_POINT_WAIVED or ("illegal_break" not in called and "no_rail" not in called):
+        return None
+    return RequirementCall("5.4", "fewer than three balls passed the head string or were pocketed (3-point rule)")
 
 
 def fouls_on(shot: Shot, facts: ShotFacts, options: RuleOptions) -> list[Call]:

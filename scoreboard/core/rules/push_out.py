@@ -7,12 +7,18 @@ from scoreboard.core.rules.state import RuleError, Table, other
 
 
 def allowed_after_break(options: RuleOptions, break_fouled: bool) -> bool:
-    """R2: the first shot after a legal break may be a push out; after a foul on the break only by option."""
+    """R2: the first shot after a legal break may be a push out; after a foul on the break only by option;
+    never where push outs are not played (``push_outs: false``: APA, bar rules)."""
+    if not options.push_outs:
+        return False
     return options.push_out_after_break_foul if break_fouled else True
 
 
-def announce(table: Table) -> Table:
+def announce(table: Table, options: RuleOptions | None = None) -> Table:
     """The shooter announces a push out for the next shot (5.6)."""
+    if options is not None and not options.push_outs:
+        raise RuleError("no push outs under these rules (rules.push_outs is false)",
+                        "Push outs are not played under these rules.")
     if table.push_out:
         raise RuleError("push out already announced", "The push out is already announced: now shoot it.")
     if not table.push_out_allowed:
@@ -22,7 +28,9 @@ def announce(table: Table) -> Table:
 
 
 def accept(table: Table) -> Table:
-    """The opponent shoots from the position the push out left (5.6)."""
+    """The opponent shoots from the position the push out left (5.6), or takes the table after a failed break."""
+    if table.break_choice:
+        return table._replace(break_choice=False)
     if not table.awaiting_choice:
         raise RuleError("accept without a push out to answer (5.6)", "There is no push out to answer (5.6).")
     return table._replace(awaiting_choice=False)
@@ -30,6 +38,9 @@ def accept(table: Table) -> Table:
 
 def pass_back(table: Table) -> Table:
     """The opponent hands the shot back: the player who pushed out must shoot (5.6, R3)."""
+    if table.break_choice:
+        raise RuleError("pass answers a push out: after a failed break, accept the table or rerack",
+                        "After a failed break: take the table or have it re-racked.")
     if not table.awaiting_choice:
         raise RuleError("pass without a push out to answer (5.6)", "There is no push out to answer (5.6).")
     assert table.shooter is not None  # a choice is awaited from the player due at the table

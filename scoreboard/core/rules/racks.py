@@ -17,7 +17,7 @@ def win_rack(setup: Setup, table: Table, winner: int) -> Table:
     counts = list(table.score)
     counts[winner] += 1
     score = (counts[0], counts[1])
-    if score[winner] >= setup.race[winner]:
+    if setup.targets is None and score[winner] >= setup.race[winner]:  # APA: points decide (apa.py)
         return table._replace(score=score, match_winner=winner, shooter=None, ball_in_hand=False,
             push_out_allowed=False, push_out=False, awaiting_choice=False,
         )

@@ -48,6 +48,20 @@ class Setup:
     options: RuleOptions
     table: str | None = None
     rules_version: int = RULES_VERSION
+    apa_skill: tuple[int, int] | None = None
+    targets: tuple[int, int] | None = None
+    """APA scoring (``rules/apa.py``): the points each player must reach; None for a race of racks."""
+
+
+class Sheet(NamedTuple):
+    """The APA score sheet as it stands (``rules/apa.py``): points, innings, dead balls, safeties, timeouts."""
+
+    points: tuple[int, int] = (0, 0)
+    innings: int = 0
+    dead_balls: int = 0
+    rack_dead: int = 0
+    safeties: tuple[int, int] = (0, 0)
+    timeouts: tuple[int, int] = (0, 0)
 
 
 class Table(NamedTuple):
@@ -55,7 +69,10 @@ class Table(NamedTuple):
 
     ``shooter`` is who is due at the table: while a push-out choice is pending,
     the player who chooses. ``shot_no`` counts the rack's finished shots, so 0
-    means the break is still to come.
+    means the break is still to come. ``sheet`` is the APA score sheet (None
+    for a race of racks); ``behind_head_string`` says ball in hand is behind
+    the head string (a scratch, ``ball_in_hand: "behind_head_string"``);
+    ``break_choice`` that the shooter chooses after a failed break (``break_failure: "option"``).
     """
 
     score: tuple[int, int]
@@ -70,6 +87,9 @@ class Table(NamedTuple):
     awaiting_choice: bool
     fouls_in_row: tuple[int, int]
     match_winner: int | None = None
+    sheet: Sheet | None = None
+    behind_head_string: bool = False
+    break_choice: bool = False
 
 
 class Shot(NamedTuple):
@@ -143,6 +163,9 @@ class Verdict(NamedTuple):
     players: tuple[str, str] = ("", "")
     calls: tuple[Call, ...] = ()
     after: Table | None = None
+    points_scored: int | None = None
+    rack_dead: int | None = None
+    safety: bool = False
 
 
 class Call(NamedTuple):
@@ -150,6 +173,11 @@ class Call(NamedTuple):
 
     rule: str
     reason: str
+
+
+class RequirementCall(Call):
+    """A break that failed its requirement (four balls to a rail, or the 3-point rule): with
+    ``break_failure: "option"`` the incoming player's choice rather than a foul."""
 
 
 class Step(NamedTuple):

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from scoreboard.core.inputs import Accept, BetweenShots, Concede, Pass, PushOut, Stalemate
+from scoreboard.core.inputs import Accept, BetweenShots, Concede, Pass, PushOut, Rerack, Stalemate, Timeout
 from scoreboard.core.rules.state import Table, Verdict, other
 
-NOTED = (PushOut, Accept, Pass, Stalemate, Concede)
+NOTED = (PushOut, Accept, Pass, Stalemate, Concede, Rerack, Timeout)
 
 
 def balls(numbers: Iterable[int]) -> str:
@@ -40,6 +40,10 @@ def _next(players: tuple[str, str], after: Table, warning: bool) -> str:
     name = players[after.shooter]
     if after.awaiting_choice:
         text = f" {name} chooses: shoot from here, or pass it back (5.6)."
+    elif after.break_choice:
+        text = f" {name} chooses: take the table as it lies, or have it re-racked and break."
+    elif after.ball_in_hand and after.behind_head_string:
+        text = f" {name} has ball in hand behind the head string."
     elif after.ball_in_hand:
         text = f" {name} has ball in hand."
     else:
@@ -59,7 +63,9 @@ def explain(verdict: Verdict) -> str:
     assert after is not None  # the rules' verdicts say the table they leave
     name = players[verdict.shooter]
     pocketed = verdict.pocketed
-    if calls:
+    if calls and after.break_choice:
+        text = f"Failed break {calls[0].rule}: {calls[0].reason}."
+    elif calls:
         rules = ", ".join(dict.fromkeys(call.rule for call in calls))
         text = f"Foul {rules}: " + "; ".join(call.reason for call in calls) + "."
         if verdict.rack_winner is not None:
@@ -72,13 +78,18 @@ def explain(verdict: Verdict) -> str:
         where = " on the break" if verdict.is_break else ""
         text = f"{name} pocketed the 9{where} and wins the rack (5.15)."
     elif verdict.is_break:
-        text = f"Legal break (5.4) by {name}" + (f": {balls(pocketed)} down, {name} shoots again." if pocketed else ".")
+        again = f", {name} shoots again." if after.match_winner is None else "."
+        text = f"Legal break (5.4) by {name}" + (f": {balls(pocketed)} down{again}" if pocketed else ".")
     elif pocketed:
-        text = f"{name} pocketed {balls(pocketed)} and shoots again."
+        text = f"{name} pocketed {balls(pocketed)}" + (" and shoots again." if after.match_winner is None else ".")
     else:
         text = f"{name} missed (5.1)."
     if verdict.respot_nine:
         text += " Respot the 9 on the foot spot."
+    if verdict.points_scored is not None:
+        text += _points(players, verdict)
+        if after.match_winner is not None and verdict.rack_winner is None:
+            return text + f" {name} reaches the target and wins the match."
     if verdict.assumed:
         if len(verdict.assumed) == 1:
             text += f" The unnamed ball was taken as {balls(verdict.assumed)}: tap the ball if it was another."
@@ -90,6 +101,20 @@ def explain(verdict: Verdict) -> str:
         assert after.shooter is not None  # the rack goes on: someone is at the table
         text += f" {players[after.shooter]} to shoot."
     return text + _next(players, after, verdict.warning)
+
+
+def _points(players: tuple[str, str], verdict: Verdict) -> str:
+    """APA scoring: what the shot scored and the points each player has (rules/apa.py)."""
+    after = verdict.after
+    assert after is not None and after.sheet is not None  # APA verdicts carry the score sheet
+    scored = verdict.points_scored or 0
+    text = " Safety." if verdict.safety else ""
+    if scored:
+        points = after.sheet.points
+        text += f" {players[verdict.shooter]} scores {scored}: {players[0]} {points[0]}, {players[1]} {points[1]}."
+    if verdict.rack_dead:
+        text += f" Dead balls this rack: {verdict.rack_dead}."
+    return text
 
 
 def _between_shots(verdict: Verdict) -> str:
@@ -105,9 +130,13 @@ def _between_shots(verdict: Verdict) -> str:
     return text + _next(players, after, verdict.warning)
 
 
-def note(players: tuple[str, str], item: BetweenShots, after: Table) -> str:
-    """An input between shots in words: a push out, the choice after it, a stalemate, a concession."""
+def note(players: tuple[str, str], item: BetweenShots, after: Table, before: Table | None = None) -> str:
+    """An input between shots in words: a push out, the choice after it (or after a failed break), a stalemate,
+    a concession, a re-rack, a timeout."""
     kind = type(item)
+    if kind is Accept and before is not None and before.break_choice:
+        assert after.shooter is not None
+        return f"{players[after.shooter]} takes the table as it lies after the failed break."
     if kind is PushOut:
         assert after.shooter is not None  # a push out, and the choice after it, leave someone at the table
         return f"{players[after.shooter]} announces a push out (5.6)."
@@ -119,6 +148,11 @@ def note(players: tuple[str, str], item: BetweenShots, after: Table) -> str:
         return f"{players[other(after.shooter)]} passes the shot back; {players[after.shooter]} must shoot (5.6, R3)."
     if kind is Stalemate:
         return f"Stalemate (5.14): the rack is replayed; {players[after.breaker]} breaks rack {after.rack}."
+    if kind is Rerack:
+        return f"The balls are racked again; {players[after.breaker]} breaks rack {after.rack}."
+    if kind is Timeout:
+        assert after.shooter is not None
+        return f"{players[after.shooter]} takes a timeout."
     item = cast(Concede, item)  # the one kind left (mypy does not narrow item by kind)
     scope = "match" if item.scope == "match" else "rack"
     text = f"{players[item.player]} concedes the {scope} (R9)."

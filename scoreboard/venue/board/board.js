@@ -215,8 +215,10 @@
     for (let i = 0; i < 2; i++) {
       const row = p.players[i];
       row.pname.textContent = s.players[i];
-      row.points.textContent = String(s.score[i]);
-      row.race.textContent = s.race ? `/${s.race[i]}` : "";
+      // APA 9-ball (docs/match-log.md, "League nights"): points against targets; else racks against the race
+      const apa = Array.isArray(s.points) && Array.isArray(s.targets);
+      row.points.textContent = String(apa ? s.points[i] : s.score[i]);
+      row.race.textContent = apa ? `/${s.targets[i]}` : s.race ? `/${s.race[i]}` : "";
       row.row.classList.toggle("shooting", s.shooter === i && winner === null);
       row.broke.hidden = s.breaker !== i;
       const fouls = (s.fouls_in_row && s.fouls_in_row[i]) || 0;

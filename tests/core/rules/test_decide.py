@@ -37,3 +37,19 @@ def test_decide_is_the_same_for_the_same_shot():
     assert decide(state0.setup, shot_) == decide(state0.setup, shot_)
     table, verdict = decide(state0.setup, shot_)
     assert verdict.is_break and verdict.pocketed == (7,) and table.shooter == 0 and table.push_out_allowed
+
+
+def test_nine_on_break_spotted_the_breaker_shoots_on_and_the_9_goes_back():
+    line = last_shot(run(shot(1, pockets=(9,)), rules={"nine_on_break": "spotted"}))
+    assert line["rack_winner"] is None and line["respot_nine"] and line["next_shooter"] == 0
+    assert line["on_table"] == list(range(1, 10)) and line["rules"] == ["5.4", "5.5"] and line["foul"] is False
+    assert last_shot(run(shot(1, pockets=(9,))))["rack_winner"] == 0  # the default: the 9 on the break wins
+
+
+def test_ball_in_hand_behind_the_head_string_after_a_scratch_only():
+    rules = {"ball_in_hand": "behind_head_string"}
+    out = run(legal_break(), shot(1, rails=(1,), pockets=(0,)), rules=rules)
+    assert last_shot(out)["behind_head_string"] is True and state(out)["behind_head_string"] is True
+    out = run(legal_break(), shot(3, rails=(3,)), rules=rules)
+    assert "behind_head_string" not in last_shot(out) and state(out)["behind_head_string"] is False
+    assert "behind_head_string" not in state(run(legal_break(), shot(1, pockets=(0,))))  # the default: anywhere

@@ -202,3 +202,26 @@ def test_5_10_ball_in_hand_lasts_until_the_incoming_player_shoots():
     assert state(fouled)["ball_in_hand"] is True and state(fouled)["shooter"] == 0
     played = run(legal_break(), shot(3, rails=(3,)), shot(1, rails=(1,)))
     assert last_shot(played)["ball_in_hand"] is False and state(played)["ball_in_hand"] is False
+
+
+# The 3-point rule (break_requirement: "three_point")
+
+THREE_POINT = {"break_requirement": "three_point"}
+
+
+def test_three_point_a_break_is_taken_as_meeting_it_until_a_player_taps_that_it_failed():
+    assert last_shot(run(shot(1, rails=(2,)), rules=THREE_POINT))["foul"] is False  # no sensor sees the head string
+    line = last_shot(run(shot(1, rails=(2,)), i("foul", reason="illegal_break"), rules=THREE_POINT))
+    assert line["foul"] and line["rules"] == ["5.4"] and line["ball_in_hand"] and line["next_shooter"] == 1
+
+
+def test_three_point_is_waived_when_two_balls_are_pocketed():
+    out = run(shot(1, pockets=(2, 6)), i("foul", reason="no_rail"), rules=THREE_POINT)
+    assert errors(out)[0]["error"] == ("no_rail cannot be called: the break pocketed two balls, so the 3-point "
+                                       "rule is met")
+    assert last_shot(out)["foul"] is False and last_shot(out)["next_shooter"] == 0
+
+
+def test_three_point_still_needs_the_1_hit_first():
+    line = last_shot(run(shot(3, rails=(2, 4, 5, 6)), rules=THREE_POINT))
+    assert line["foul"] and line["rules"] == ["5.4"]

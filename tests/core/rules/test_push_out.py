@@ -110,3 +110,10 @@ def test_allowed_after_break_follows_the_option():
     assert push_out.allowed_after_break(RuleOptions(), False) is True
     assert push_out.allowed_after_break(RuleOptions(), True) is False
     assert push_out.allowed_after_break(RuleOptions(push_out_after_break_foul=True), True) is True
+
+
+def test_with_push_outs_off_the_shot_after_the_break_is_an_ordinary_shot():
+    out = run(legal_break(), i("push_out"), shot(1, rails=(1,)), rules={"push_outs": False})
+    assert last_shot(out)["push_out"] is False and shots(out)[0]["push_out_allowed"] is False
+    assert errors(out)[0]["error"] == "no push outs under these rules (rules.push_outs is false)"
+    assert not push_out.allowed_after_break(RuleOptions(push_outs=False), False)

@@ -90,3 +90,26 @@ def test_a_shot_in_brief_names_the_shooter_the_balls_down_and_the_foul():
 def test_a_shot_in_brief_still_in_progress_names_no_foul_yet():
     text = brief(legal_break(), shot(pockets=(2,), end=None), in_progress=True)
     assert text == "Ben's shot in progress, the 2 pocketed"
+
+
+def _explained(*parts, **fields):
+    lines = [start(**fields)] + [item for part in parts for item in (part if isinstance(part, list) else [part])]
+    return replay(json.dumps(line) for line in lines).explain()
+
+
+def test_apa_words_say_the_points_the_dead_balls_and_the_match_won_on_points():
+    said = _explained(shot(1, pockets=(3, 4)), shot(1, pockets=(1, 2, 5, 6, 7, 8)), shot(9, pockets=(9,)),
+                      shot(1, pockets=(2, 3, 4, 5)), rules={"scoring": "apa"}, apa_skill=[1, 9], race=None)
+    assert said[0] == ("Rack 1, break, Ana: Legal break (5.4) by Ana: the 3 and 4 down, Ana shoots again. "
+                       "Ana scores 2: Ana 2, Ben 0.")
+    assert said[2].endswith("Ana scores 2: Ana 10, Ben 0. Score 1-0; Ana breaks rack 2.")
+    assert said[3] == ("Rack 2, break, Ana: Legal break (5.4) by Ana: the 2, 3, 4 and 5 down. Ana scores 4: "
+                       "Ana 14, Ben 0. Ana reaches the target and wins the match.")
+    assert said[-1] == "Ana wins the match on points: Ana 14, Ben 0."
+
+
+def test_a_failed_break_under_the_option_says_who_chooses():
+    said = _explained(shot(1, rails=(2,)), i("rerack"), rules={"break_failure": "option"})
+    assert said[0] == ("Rack 1, break, Ana: Failed break 5.4: the break pocketed nothing and drove 1 ball to a rail, "
+                       "not four. Ben chooses: take the table as it lies, or have it re-racked and break.")
+    assert said[1] == "Rack 1: The balls are racked again; Ben breaks rack 2."
