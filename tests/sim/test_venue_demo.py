@@ -78,8 +78,8 @@ def test_four_tables_reach_the_venue_broker_and_the_board_exactly(tmp_path):
             browser.open(board)
             browser.wait_for(f"document.querySelectorAll('[data-table]').length === {len(seqs)}")
             for table, seq in seqs.items():
-                browser.wait_for(f"document.querySelector('[data-table=\"{table}\"]').dataset.seq === '{seq}'")
-                assert browser.evaluate(f"document.querySelector('[data-table=\"{table}\"]').dataset.online") == "true"
+                tile = f"document.querySelector('[data-table=\"{table}\"]')"
+                browser.wait_for(f"{tile}.dataset.seq === '{seq}' && {tile}.dataset.online === 'true'")
         venue.send_signal(signal.SIGTERM)
         assert venue.wait(timeout=TIMEOUT) == 0, said
     finally:
