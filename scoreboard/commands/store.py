@@ -48,6 +48,48 @@ def matches_lines(path: str) -> list[str]:
         return [orjson.dumps(summary.to_json()).decode() for summary in store.matches()]
 
 
+def _stored_match(store, summary):
+    from scoreboard.core.match import Match
+
+    return Match.resume(store.log(summary.id), store.rules_version(summary.id))
+
+
+def csv_text(path: str) -> list[str]:
+    """``devetka matches --csv``: a header and one row per stored match (results.COLUMNS), oldest first."""
+    import csv
+    import io
+
+    from scoreboard.core.results import COLUMNS, csv_row, result
+    from scoreboard.referee.store import Store
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    with Store.open_readonly(path) as store:
+        for summary in store.matches():
+            if summary.error is not None:
+                continue  # a match whose log no longer folds has no result to give; matches (JSON) names it
+            outcome = result(_stored_match(store, summary), started=summary.started, table=summary.table)
+            writer.writerow(csv_row(summary.id, outcome))
+    return out.getvalue().splitlines()
+
+
+def result_lines(path: str, match_id: int | None) -> list[str]:
+    """``devetka export --result``: one match's result as one JSON object (the latest match by default)."""
+    from scoreboard.core.results import result
+    from scoreboard.referee.store import Store, StoreError
+
+    with Store.open_readonly(path) as store:
+        summaries = {summary.id: summary for summary in store.matches()}
+        if not summaries:
+            raise StoreError(f"the store {path} holds no match yet")
+        chosen = summaries.get(max(summaries) if match_id is None else match_id)
+        if chosen is None:
+            raise StoreError(f"no match {match_id} in the store")
+        outcome = result(_stored_match(store, chosen), started=chosen.started, table=chosen.table)
+    return [orjson.dumps(dict(outcome, match=chosen.id)).decode()]
+
+
 def _print(name: str, make) -> int:
     from scoreboard.referee.store import StoreError  # here, not at the top: devetka replay need not load sqlite3
 
@@ -65,10 +107,14 @@ def _print(name: str, make) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    if args.result:
+        return _print("export", lambda: result_lines(args.store, args.match))
     return _print("export", lambda: export_lines(args.store, args.match))
 
 
 def run_matches(args: argparse.Namespace) -> int:
+    if args.csv:
+        return _print("matches", lambda: csv_text(args.store))
     return _print("matches", lambda: matches_lines(args.store))
 
 
@@ -79,10 +125,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Print a match from the store as JSON Lines, match_start first (default: the latest match).")
     export.add_argument("--store", required=True, metavar="FILE", help="the daemon's store (SQLite file)")
     export.add_argument("--match", type=int, metavar="ID", help="the match id (see devetka matches)")
+    export.add_argument("--result", action="store_true",
+                        help="the match's result as one JSON object (docs/league.md) instead of its log")
     export.set_defaults(run=run_export)
     listing = commands.add_parser(
         "matches", help="list the stored matches, one JSON line each",
         description="One JSON line per stored match: id, started, players, race, score, winner (null while "
                     "unfinished).")
     listing.add_argument("--store", required=True, metavar="FILE", help="the daemon's store (SQLite file)")
+    listing.add_argument("--csv", action="store_true", help="one CSV row per match, a header first (docs/league.md)")
     listing.set_defaults(run=run_matches)

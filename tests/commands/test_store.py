@@ -1,0 +1,81 @@
+"""``devetka matches`` and ``devetka export`` (scoreboard/commands/store.py): the league operator's results."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import subprocess
+import sys
+
+import orjson
+
+from scoreboard.referee.referee import Referee
+from tests.paths import EXAMPLES, REPO
+
+DEVETKA = [sys.executable, "-m", "scoreboard.commands.main"]
+#: Three matches: two refereed in racks, one in APA points (the examples' logs, played through the referee).
+PLAYED = ["01-push-out-pass", "11-apa-points", "08-stalemate-concede"]
+
+
+def devetka(*args: str, stdin: bytes | None = None) -> bytes:
+    return subprocess.run([*DEVETKA, *args], input=stdin, capture_output=True, check=True).stdout
+
+
+def store_of_three(tmp_path):
+    path = tmp_path / "night.sqlite3"
+    referee = Referee.open(path)
+    try:
+        for name in PLAYED:
+            start, *inputs = [orjson.loads(line) for line in (EXAMPLES / f"{name}.jsonl").read_text().splitlines()
+                              if line.strip()]
+            start.pop("t", None)
+            assert referee.handle({"cmd": "new_match", "match_start": start}).ok
+            for item in inputs:
+                referee.handle(item)  # the examples' error lines are refused here as in replay
+    finally:
+        referee.close()
+    return path
+
+
+def replayed(path, match_id: int) -> dict:
+    export = devetka("export", "--store", str(path), "--match", str(match_id))
+    return orjson.loads(devetka("replay", "-", stdin=export).splitlines()[-1])
+
+
+def test_the_csv_has_a_row_per_match_whose_figures_are_its_replays(tmp_path):
+    path = store_of_three(tmp_path)
+    rows = list(csv.DictReader(io.StringIO(devetka("matches", "--csv", "--store", str(path)).decode())))
+    assert [row["match"] for row in rows] == ["1", "2", "3"]
+    for row in rows:
+        final = replayed(path, int(row["match"]))
+        assert [row["player0"], row["player1"]] == final["players"]
+        if final.get("points") is not None:
+            assert row["scoring"] == "apa"
+            assert [int(row["score0"]), int(row["score1"])] == final["points"]
+            assert [int(row["target0"]), int(row["target1"])] == final["targets"]
+        else:
+            assert row["scoring"] == "racks"
+            assert [int(row["score0"]), int(row["score1"])] == final["score"]
+            assert [int(row["target0"]), int(row["target1"])] == final["race"]
+        winner = final["match_winner"]
+        assert row["winner"] == ("" if winner is None else final["players"][winner])
+    assert rows[1]["scoring"] == "apa" and rows[1]["score0"] == "3" and rows[1]["score1"] == "2"
+
+
+def test_a_result_is_the_documented_json_and_counts_each_rack(tmp_path):
+    path = store_of_three(tmp_path)
+    outcome = orjson.loads(devetka("export", "--result", "--store", str(path), "--match", "2"))
+    final = replayed(path, 2)
+    assert outcome["points"] == final["points"] and outcome["targets"] == final["targets"]
+    assert outcome["dead_balls"] == final["dead_balls"]
+    assert sum(rack["points"][0] + rack["points"][1] for rack in outcome["racks"]) <= sum(final["points"])
+    doc = (REPO / "docs" / "league.md").read_text()
+    schema = orjson.loads(re.search(r"```json\n(\{\n  \"\$schema\".*?)```", doc, re.DOTALL).group(1))
+    assert set(schema["required"]) <= set(outcome) <= set(schema["properties"])
+    rack_schema = schema["properties"]["racks"]["items"]
+    for rack in outcome["racks"]:
+        assert set(rack_schema["required"]) <= set(rack) <= set(rack_schema["properties"])
+    racks = orjson.loads(devetka("export", "--result", "--store", str(path), "--match", "1"))
+    assert racks["scoring"] == "racks" and "points" not in racks
+    assert all(set(rack_schema["required"]) <= set(rack) for rack in racks["racks"])
