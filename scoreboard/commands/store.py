@@ -90,6 +90,49 @@ def result_lines(path: str, match_id: int | None) -> list[str]:
     return [orjson.dumps(dict(outcome, match=chosen.id)).decode()]
 
 
+def stats_lines(path: str, player: str | None, since: str | None, aliases: dict[str, str]) -> list[str]:
+    """``devetka stats``: one JSON line per player over the stored matches (since ``since``, an ISO date)."""
+    from scoreboard.core.stats import player_figures
+    from scoreboard.referee.store import Store
+
+    def named(name: str) -> str:
+        name = " ".join(name.split())
+        return aliases.get(name, name)
+
+    played = []
+    with Store.open_readonly(path) as store:
+        for summary in store.matches():
+            if summary.error is not None or (since is not None and summary.started[:10] < since):
+                continue
+            match = _stored_match(store, summary)
+            verdicts = [line.verdict for line in match.shot_lines()]
+            players = (named(summary.players[0]), named(summary.players[1]))
+            played.append((players, match.closed().state.table.match_winner, verdicts))
+    figures = player_figures(played)
+    chosen = sorted(figures) if player is None else [named(player)]
+    return [orjson.dumps({"player": name, **figures.get(name, {})}).decode() for name in chosen]
+
+
+def _alias(text: str) -> tuple[str, str]:
+    wrong, equals, right = text.partition("=")
+    if not equals or not wrong.strip() or not right.strip():
+        raise argparse.ArgumentTypeError(f"--alias takes MISSPELT=NAME, e.g. 'Ana K=Ana Kovač', not {text!r}")
+    return " ".join(wrong.split()), " ".join(right.split())
+
+
+def _date(text: str) -> str:
+    import datetime
+
+    try:
+        return datetime.date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--since takes a date as YYYY-MM-DD, not {text!r}") from None
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    return _print("stats", lambda: stats_lines(args.store, args.player, args.since, dict(args.alias or ())))
+
+
 def _print(name: str, make) -> int:
     from scoreboard.referee.store import StoreError  # here, not at the top: devetka replay need not load sqlite3
 
@@ -135,3 +178,14 @@ def register(commands: argparse._SubParsersAction) -> None:
     listing.add_argument("--store", required=True, metavar="FILE", help="the daemon's store (SQLite file)")
     listing.add_argument("--csv", action="store_true", help="one CSV row per match, a header first (docs/league.md)")
     listing.set_defaults(run=run_matches)
+    stats = commands.add_parser(
+        "stats", help="each player's figures across the stored matches, one JSON line each",
+        description="Matches and racks played and won, break-and-run rate, balls per inning, fouls per rack and "
+                    "nines on the break of each player (docs/league.md). Names are matched as stored, spaces "
+                    "collapsed; --alias merges a misspelt one.")
+    stats.add_argument("--store", required=True, metavar="FILE", help="the daemon's store (SQLite file)")
+    stats.add_argument("--player", metavar="NAME", help="only this player")
+    stats.add_argument("--since", type=_date, metavar="YYYY-MM-DD", help="only matches begun on or after this day")
+    stats.add_argument("--alias", type=_alias, action="append", metavar="MISSPELT=NAME",
+                       help="count MISSPELT as NAME (repeatable)")
+    stats.set_defaults(run=run_stats)

@@ -79,3 +79,48 @@ def test_a_result_is_the_documented_json_and_counts_each_rack(tmp_path):
     racks = orjson.loads(devetka("export", "--result", "--store", str(path), "--match", "1"))
     assert racks["scoring"] == "racks" and "points" not in racks
     assert all(set(rack_schema["required"]) <= set(rack) for rack in racks["racks"])
+
+
+def pots(*balls: int) -> list[dict]:
+    """One shot per ball: hit it first, pocket it."""
+    return [item for ball in balls for item in ({"type": "strike"}, {"type": "first_contact", "ball": ball},
+                                                {"type": "pocket", "ball": ball}, {"type": "settle"})]
+
+
+BREAK_AND_RUN = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 1},
+                 {"type": "pocket", "ball": 2}, {"type": "settle"}, *pots(*range(3, 10))]
+#: Ben's rack: Ana breaks dry (four rails), Ben fouls once (a bad hit), Ana misses, Ben runs 1-9.
+BENS_RACK = [{"type": "strike"}, {"type": "first_contact", "ball": 1},
+             *[{"type": "cushion", "ball": ball} for ball in (2, 3, 4, 5)], {"type": "settle"},
+             {"type": "strike"}, {"type": "first_contact", "ball": 4}, {"type": "cushion", "ball": 4},
+             {"type": "settle"},
+             {"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 1},
+             {"type": "settle"},
+             *pots(*range(1, 10))]
+
+
+def test_stats_of_two_players_agree_with_a_hand_count_and_an_alias_merges_a_misspelt_name(tmp_path):
+    path = tmp_path / "night.sqlite3"
+    referee = Referee.open(path)
+    try:
+        for players, inputs in ((["Ana", "Ben"], BREAK_AND_RUN), (["Anna", "Ben"], BENS_RACK)):
+            start = {"type": "match_start", "v": 1, "players": players, "race": [1, 1], "breaker": 0}
+            assert referee.handle({"cmd": "new_match", "match_start": start}).ok
+            for item in inputs:
+                assert referee.handle(item).ok, item
+    finally:
+        referee.close()
+    lines = devetka("stats", "--store", str(path), "--alias", "Anna=Ana").splitlines()
+    figures = {row["player"]: row for row in map(orjson.loads, lines)}
+    # By hand: match 1, Ana breaks and runs the rack (9 balls, 1 visit); match 2, Ana breaks dry, Ben fouls, Ana
+    # misses, Ben runs the 1 to the 9 (Ana 2 visits, Ben 2). Ana: 3 visits, 9 balls; Ben: 2 visits, 9 balls, 1 foul.
+    assert figures["Ana"] == {"player": "Ana", "matches": 2, "matches_won": 1, "racks": 2, "racks_won": 1,
+                              "racks_broken": 2, "break_and_runs": 1, "balls": 9, "visits": 3, "fouls": 0,
+                              "nines_on_break": 0, "break_and_run_rate": 0.5, "balls_per_inning": 3.0,
+                              "fouls_per_rack": 0.0}
+    assert figures["Ben"] == {"player": "Ben", "matches": 2, "matches_won": 1, "racks": 2, "racks_won": 1,
+                              "racks_broken": 0, "break_and_runs": 0, "balls": 9, "visits": 2, "fouls": 1,
+                              "nines_on_break": 0, "break_and_run_rate": 0.0, "balls_per_inning": 4.5,
+                              "fouls_per_rack": 0.5}
+    only = orjson.loads(devetka("stats", "--store", str(path), "--player", "Anna"))  # unmerged: her one match
+    assert only["matches"] == 1 and only["racks_broken"] == 1
