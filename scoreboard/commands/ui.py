@@ -15,7 +15,8 @@ import os
 #: Kivy's settings for ``devetka ui``, read when Kivy is first imported: our arguments are not Kivy's; Kivy
 #: logs but leaves stderr alone; the clock's wait between frames ends as soon as a state is handed over
 #: (the "interrupt" clock), so a change is drawn at the next frame rather than one frame later.
-KIVY_ENV = {"KIVY_NO_ARGS": "1", "KIVY_LOG_MODE": "MIXED", "KCFG_KIVY_KIVY_CLOCK": "interrupt"}
+KIVY_ENV = {"KIVY_NO_ARGS": "1", "KIVY_LOG_MODE": "MIXED", "KCFG_KIVY_KIVY_CLOCK": "interrupt",
+            "KIVY_CLIPBOARD": "sdl2,dummy"}
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -110,6 +110,7 @@ async def serve(config: Config, sources: Sequence[Source] = (), on_serving: Call
         if link is not None:
             link.start()
         referee.sources = list(sources)
+        referee.sensors = {"gpio": config.sensors.gpio.enabled, "serial": config.sensors.serial.enabled}
         for source in sources:
             source.start(lambda report: loop.call_soon_threadsafe(service.report, report))
         if on_serving is not None:

@@ -127,6 +127,9 @@ class Referee:
         step is None."""
         self.health: dict[tuple[str, str], dict[str, Any]] = {}
         """The last word of each sensor line and link on itself, served in the state."""
+        self.sensors = {"gpio": False, "serial": False}
+        """Which sensor sources the config turns on (``devetka run`` sets it), served in the state: with neither,
+        the table is refereed from taps alone, and the screen must not say "Sensors OK"."""
         self.overrides = None
         """The screen's settings over the config file (``scoreboard.referee.settings``); None: not kept here."""
         self.resume_problem: str | None = None
@@ -395,6 +398,7 @@ class Referee:
         out["match_id"] = self.match_id
         out["store"] = self.store.id
         out["health"] = list(self.health.values())
+        out["sensors"] = dict(self.sensors)
         out["rack_mode"] = self.rack_mode
         out["shot_in_progress"] = match is not None and match.state.shot is not None
         out["profiles"] = self.profiles

@@ -14,8 +14,10 @@ so the doctests run anywhere; ``DevetkaApp.build`` does the rest.
 
 from __future__ import annotations
 
+import logging
 import math
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,8 @@ from kivy.properties import (
 )
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.uix.widget import Widget
@@ -61,6 +65,13 @@ MESSAGE_SECONDS = 8.0
 SCREEN_OF = {"fouls": "fouls", "pick": "picker", "more": "more", "new_match": "setup", "settings": "settings",
              "undo": "undo", "call_foul": "fouls", "name_ball": "picker", "off_table": "fouls",
              "undo_shot": "take_back"}
+#: One press is one action: a touch that begins this soon after a tap changed the screen is not delivered to the
+#: new screen (a double tap must not land on what appears under the finger) ...
+SCREEN_CHANGE_GUARD_S = 0.3
+#: ... a screen change this soon after a finger left the glass counts as made by that tap ...
+TAP_CAUSE_S = 1.0
+#: ... and a button presses again only once released, and this long after its release.
+REPEAT_GUARD_S = 0.15
 
 
 def hex_rgba(colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
@@ -94,7 +105,7 @@ class BallView(Widget):
 
     def _draw(self, *_args: Any) -> None:
         diameter = min(self.width, self.height)
-        ring = diameter * 0.08
+        ring = diameter * 0.06
         ball = diameter - 2 * ring
         cx, cy = self.center
         radius = ball / 2
@@ -113,15 +124,141 @@ class BallView(Widget):
                 Ellipse(pos=(cx - radius, cy - radius), size=(ball, ball))
             Color(*hex_rgba("#9aa0a6"))  # an edge, so the 8 shows on the dark background
             Line(circle=(cx, cy, radius), width=max(1.0, diameter * 0.015))
-            if self.number:
-                disc = ball * 0.56
+            if self.number:  # a large disc: the 1 and the 9 are both yellow, the number tells them apart
+                disc = ball * 0.8
                 Color(*hex_rgba("#ffffff"))
                 Ellipse(pos=(cx - disc / 2, cy - disc / 2), size=(disc, disc))
         self._label.text = str(self.number) if self.number else ""
-        self._label.font_size = ball * 0.4
+        self._label.font_size = ball * 0.67
         self._label.center = self.center
         self._label.size = (ball, ball)
         self._label.text_size = (ball, ball)
+
+
+class FitText:
+    """Text that is never cut: it wraps to the widget's width and shrinks from ``max_font`` until every line fits.
+
+    Layout says how large text may be (``max_font``, in the kv files); this makes it as large as fits, so a
+    20-character name or a longer sentence in another language is smaller rather than clipped.
+    """
+
+    max_font = NumericProperty(28)
+    min_font = NumericProperty(9)
+    fit_padding = NumericProperty(4)
+    """Room left on each side, in window pixels."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(text=self._fit, size=self._fit, max_font=self._fit, bold=self._fit, fit_padding=self._fit)
+        self._fit()
+
+    def _fit(self, *_args: Any) -> None:
+        width, height = self.width - 2 * self.fit_padding, self.height
+        if width < 4 or height < 4 or not self.text:
+            self.font_size = self.max_font
+            return
+        self.text_size = (width, None)
+        size = self.max_font
+        while True:
+            self.font_size = size
+            self.texture_update()
+            fits = self.texture_size[0] <= width + 1 and self.texture_size[1] <= height
+            if fits or size <= self.min_font:
+                return
+            size = max(self.min_font, size * 0.92)
+
+
+class FitLabel(FitText, Label):
+    """A label whose text always fits (``FitText``)."""
+
+
+class OnePress:
+    """A button pressed once per finger: not again while a finger is on it, nor within ``REPEAT_GUARD_S`` of
+    its release (a double click on the PIN keypad types one digit)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.released_at = 0.0
+        self._finger = None
+        super().__init__(**kwargs)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.collide_point(*touch.pos) and not self.disabled:
+            if self._finger is not None or touch.time_start - self.released_at < REPEAT_GUARD_S:
+                return True  # swallowed: the same press again
+            handled = super().on_touch_down(touch)
+            if handled:
+                self._finger = touch.uid
+            return handled
+        return super().on_touch_down(touch)
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.uid == self._finger:
+            self._finger = None
+            self.released_at = time.time()
+        return super().on_touch_up(touch)
+
+
+class FitButton(OnePress, FitText, Button):
+    """The screens' button: pressed once per finger (``OnePress``), its words always fitting (``FitText``)."""
+
+
+class GuardedRoot(FloatLayout):
+    """The window's root: drops a touch that begins within ``SCREEN_CHANGE_GUARD_S`` of a screen change made by
+    a tap (the second click of a double click, which would land on the new screen), with its moves and release.
+
+    A screen changed by the table (a sensor's input) is not guarded: nobody's finger caused it.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.released_at = 0.0
+        self.guard_until = 0.0
+        """Touches beginning before this ``time.time()`` are not delivered."""
+        self._dropped: set = set()
+        super().__init__(**kwargs)
+
+    def screen_changed(self) -> None:
+        now = time.time()
+        if now - self.released_at < TAP_CAUSE_S:
+            self.guard_until = now + SCREEN_CHANGE_GUARD_S
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if touch.time_start < self.guard_until:
+            self._dropped.add(touch.uid)
+            return True
+        return super().on_touch_down(touch)
+
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.uid in self._dropped:
+            return True
+        return super().on_touch_move(touch)
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.uid in self._dropped:
+            self._dropped.discard(touch.uid)
+            return True
+        self.released_at = time.time()  # before the handlers run: a screen they open is this tap's doing
+        return super().on_touch_up(touch)
+
+
+class _NoCutBuffer(logging.Filter):
+    """Drops Kivy's CRITICAL "no Cutbuffer provider" (xclip or xsel missing) and its tracebacks."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "valuable Cutbuffer provider" not in record.getMessage()
+
+
+def load_clipboard_quietly() -> None:
+    """Load Kivy's clipboard (every text field needs it) without the CRITICAL it logs at start on a machine
+    without xclip or xsel: those give the X cut buffer (middle-click paste), which no one uses on a
+    touchscreen; copy and paste go through SDL2 (``KIVY_CLIPBOARD`` in ``devetka ui``'s environment)."""
+    from kivy.logger import Logger
+
+    quiet = _NoCutBuffer()
+    Logger.addFilter(quiet)
+    try:
+        import kivy.core.clipboard  # noqa: F401
+    finally:
+        Logger.removeFilter(quiet)
 
 
 def _band(cx: float, cy: float, radius: float) -> Mesh:
@@ -137,7 +274,7 @@ def _band(cx: float, cy: float, radius: float) -> Mesh:
     return Mesh(vertices=vertices, indices=list(range(len(vertices) // 4)), mode="triangle_fan")
 
 
-class BallButton(ButtonBehavior, BallView):
+class BallButton(OnePress, ButtonBehavior, BallView):
     """A ball to tap (the ball picker, a ball off the table); ``request`` is what the tap sends.
 
     >>> BallButton(number=3, request={"type": "identify", "ball": 3}).request["ball"]
@@ -171,6 +308,13 @@ class DevetkaScreen(Screen):
 
 class LiveScreen(DevetkaScreen):
     """The live scoreboard: players, the shooter, the balls, the ruling, the buttons of play."""
+
+    def show(self, current: View) -> None:
+        _fill_balls(self.ids.balls, [(b, None) for b in current.balls])
+
+
+class ChoiceScreen(DevetkaScreen):
+    """After a push out (5.6): the opponent's two big choices, with the score and the balls still in sight."""
 
     def show(self, current: View) -> None:
         _fill_balls(self.ids.balls, [(b, None) for b in current.balls])
@@ -261,7 +405,9 @@ class SetupScreen(DevetkaScreen):
         self.ids.race0.value, self.ids.race1.value = skill
 
     def fill(self, name: str) -> None:
-        """A known name into the target field; the next one goes into the other field."""
+        """A known name into the target field (no more typing there: the keyboard goes); the next one goes into
+        the other field."""
+        App.get_running_app().type_into(None)
         self.ids[self.target].text = name
         self.target = "name1" if self.target == "name0" else "name0"
 
@@ -371,12 +517,19 @@ class DevetkaApp(App):
 
     view = ObjectProperty(view(None), rebind=True)
     stats = StringProperty("")
-    """The summary's counts, asked of the daemon when the summary opens (``{"cmd": "stats"}``)."""
+    """The summary's counts, asked of the daemon (``{"cmd": "stats"}``) whenever the summary shown or its state
+    changes: always those of the rack or match on the screen."""
+    conceding = NumericProperty(0)
+    """The player whose Concede button opened the confirm screen."""
+    typing_into = ObjectProperty(None, allownone=True)
+    """The text field the on-screen keyboard types into (None: the keyboard is hidden)."""
+    shift = BooleanProperty(False)
     message = StringProperty("")
     """The last refusal or failure, in the daemon's words, until the next tap or a few seconds."""
     u = NumericProperty(1.0)
     """One design pixel (of 800x480) in window pixels: every size in the kv files is a multiple of it."""
-    screen_names = ("live", "choice", "fouls", "picker", "undo", "take_back", "more", "setup", "summary", "settings")
+    screen_names = ("live", "choice", "fouls", "picker", "undo", "take_back", "more", "concede", "setup", "summary",
+                    "settings")
     title = "Devetka"
 
     def __init__(self, socket_path: str, config: Any = None, **kwargs: Any) -> None:
@@ -391,17 +544,22 @@ class DevetkaApp(App):
         self.manager: ScreenManager | None = None
         self._message_event = None
         self._shown: View | None = None
+        self._stats_for: tuple | None = None
 
     def build(self) -> Widget:
         from kivy.core.window import Window
 
-        for name in ("common", *self.screen_names, "root"):
+        load_clipboard_quietly()
+
+        for name in ("common", *self.screen_names, "keyboard", "root"):
             path = str(KV_DIR / f"{name}.kv")
             if path not in Builder.files:  # rules loaded twice would build every widget twice
                 Builder.load_file(path)
         root = Factory.DevetkaRoot()
         self.manager = root.ids.manager
         self.manager.transition = NoTransition()
+        self.manager.bind(current=lambda *_args: root.screen_changed())
+        self.manager.bind(current=lambda *_args: self.type_into(None))
         Window.clearcolor = hex_rgba("#0b0e12")
         Window.bind(size=self._resized)
         self._resized(Window, Window.size)
@@ -469,8 +627,9 @@ class DevetkaApp(App):
             return
         if answer.get("request") == {"cmd": "stats"}:
             state = answer.get("state") or {}
-            self.stats = stats_text(state.get("stats"), state.get("players") or (),
-                                    state.get("match_winner") is not None)
+            if state.get("seq") == (self.state or {}).get("seq"):  # else a newer state has asked again
+                self.stats = stats_text(state.get("stats"), state.get("players") or (),
+                                        state.get("match_winner") is not None)
             return
         request = answer.get("request") or {}
         if request.get("cmd") == "settings":
@@ -494,6 +653,18 @@ class DevetkaApp(App):
         for screen in self.manager.screens:
             screen.show(current)
         self.manager.current = next_screen(self.manager.current, current, self.dismissed, before)
+        self._ask_stats()
+
+    def _ask_stats(self) -> None:
+        """The summary's counts for the summary and state shown, asked again whenever either changes."""
+        if self.manager.current != "summary" or self.view.summary is None:
+            self._stats_for = None
+            return
+        shown = (self.view.summary.key, (self.state or {}).get("seq"))
+        if shown != self._stats_for:
+            self._stats_for = shown
+            self.stats = ""
+            self.send({"cmd": "stats"})
 
     # What a tap does.
 
@@ -505,6 +676,10 @@ class DevetkaApp(App):
             return
         if name in SCREEN_OF:
             self.go(SCREEN_OF[name])
+            return
+        if name in ("concede0", "concede1"):
+            self.conceding = int(name[-1])
+            self.go("concede")
             return
         self.tap_request(name)
 
@@ -539,10 +714,41 @@ class DevetkaApp(App):
         """Open a screen; ``live`` means whichever screen the state calls for."""
         self.say("")
         if name == "live":
-            self.manager.current = "live"
             self.manager.current = next_screen("live", self.view, self.dismissed)
         else:
             self.manager.current = name
+        self._ask_stats()
+
+    # The on-screen keyboard (kv/keyboard.kv): a touchscreen-only table has no other.
+
+    def type_into(self, field: Any, focused: bool = True) -> None:
+        """Show the keyboard for a field that took focus; hide it when the field lets go (or ``None``)."""
+        if field is not None and focused:
+            self.typing_into = field
+        elif field is None or field is self.typing_into:
+            if self.typing_into is not None and self.typing_into.focus:
+                self.typing_into.focus = False
+            self.typing_into = None
+
+    def key(self, key: str) -> None:
+        """A key of the on-screen keyboard: a letter (upper case after Shift), Shift, Delete, Space or Done."""
+        field = self.typing_into
+        if field is None:
+            return
+        if key == "Shift":
+            self.shift = not self.shift
+        elif key == "Done":
+            self.type_into(None)
+        elif key == "Delete":
+            if field.selection_text:
+                field.delete_selection()
+            else:
+                field.do_backspace()
+        else:
+            if field.selection_text:
+                field.delete_selection()
+            field.insert_text(" " if key == "Space" else key.upper() if self.shift else key)
+            self.shift = False
 
     def dismiss_summary(self) -> None:
         if self.view.summary is not None:

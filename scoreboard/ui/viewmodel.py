@@ -17,7 +17,7 @@ dropped earlier in the same shot): the daemon's error is then shown.
 >>> [(b.number, b.on) for b in v.balls]
 [(3, True), (5, False), (9, False)]
 >>> v.warning_text
-'BEN IS ON TWO FOULS: A THIRD LOSES THE RACK (5.13)'
+'TWO FOULS: A THIRD LOSES THE RACK (5.13)'
 >>> v.undo_text, v.buttons["undo"].request
 ('Undo takes back: the end of the shot (the table came to rest)', {'type': 'undo'})
 """
@@ -73,12 +73,14 @@ def ball(number: int, on: bool = False) -> Ball:
 
 @dataclass(frozen=True)
 class Player:
-    """One side of the scoreboard."""
+    """One side of the scoreboard: the name, the racks won, the fouls in a row (dots beside the name), and marks."""
 
     name: str
     score_text: str
     shooting: bool
     fouls: int
+    marks: str = ""
+    """Who breaks (or broke) this rack, and who is on the hill: ``BREAKS`` / ``BROKE``, ``HILL``."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,10 @@ class View:
     health_ok: bool = True
     health_text: str = ""
     health_label: str = "Sensors\nOK"
+    health_level: str = "ok"
+    """``ok`` (green), ``warn`` (amber: no sensors, taps only) or ``bad`` (red: a line stuck, no referee)."""
+    hill_text: str = ""
+    """``HILL-HILL`` when both players need one rack."""
     picker: Picker | None = None
     summary: Summary | None = None
     buttons: dict[str, Button] = field(default_factory=dict)
@@ -148,6 +154,12 @@ class View:
         """Player 0 or 1, or a blank one before a match (the kv files bind to it)."""
         return self.players[index] if self.players else Player("", "", False, 0)
 
+    @property
+    def banner_text(self) -> str:
+        """The live screen's banner: a reopened shot first (what the players must do now), then racking (pocket
+        sensors are off: it must show while it lasts), then 5.13 (it comes back when those end)."""
+        return self.reopened_text or self.rack_mode_text or self.warning_text
+
     def foul(self, index: int) -> Button:
         """The foul menu's ``index``th button (disabled and blank before a match)."""
         return self.fouls[index][1] if self.fouls else Button("", False)
@@ -157,18 +169,27 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
     """The screen for a state object (``None``: nothing heard from the daemon yet)."""
     if state is None or not connected:
         return View(connected=False, has_match=False, screen="live",
-                    status_text="Waiting for the referee (devetka run)…", buttons=_idle_buttons())
-    health_ok, health_text, health_label = _health(state.get("health") or [])
+                    status_text="Waiting for the referee (devetka run)…", buttons=_idle_buttons(),
+                    health_ok=False, health_text="No connection to the referee", health_level="bad",
+                    health_label="No connection to the referee")
+    health_level, health_text, health_label = _health(state.get("health") or [], state.get("sensors"))
+    health = {"health_ok": health_level == "ok", "health_text": health_text, "health_level": health_level,
+              "health_label": health_label}
     rack_mode = bool(state.get("rack_mode"))
+    rack_mode_text = "RACKING: pocket sensors ignored until the next strike" if rack_mode else ""
     if state.get("players") is None:
         return View(connected=True, has_match=False, screen="setup", rack_mode=rack_mode,
-                    health_ok=health_ok, health_text=health_text, health_label=health_label,
+                    rack_mode_text=rack_mode_text, **health,
                     status_text="No match yet: set one up.", buttons=_idle_buttons())
     players = state["players"]
     shooter, winner = state.get("shooter"), state.get("match_winner")
     fouls_in_row = state.get("fouls_in_row") or [0, 0]
     score, out_of = _standing(state)
-    sides = tuple(Player(players[i], f"{score[i]} of {out_of[i]}", shooter == i, fouls_in_row[i]) for i in (0, 1))
+    racks, race = state["score"], state["race"]
+    hill = [winner is None and state.get("points") is None and racks[i] == race[i] - 1 for i in (0, 1)]
+    breaking = _break_to_come(state)
+    sides = tuple(Player(players[i], f"{score[i]} of {out_of[i]}", shooter == i, fouls_in_row[i],
+                         _marks(state.get("breaker") == i and winner is None, breaking, hill[i])) for i in (0, 1))
     on_table = state.get("on_table") or []
     lowest = min(on_table) if on_table else None
     balls = tuple(ball(n, on=n == lowest) for n in on_table)
@@ -182,7 +203,7 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
         connected=True, has_match=True, screen=screen, players=sides,
         rack_text=f"Rack {state['rack']}", balls=balls,
         ball_in_hand=bool(state.get("ball_in_hand")) and live,
-        status_text=_status(players, shooter, state, winner),
+        status_text=_status(players, shooter, state, winner, breaking),
         push_out_text=_push_out_text(state, live and not awaiting and not in_shot),
         warning_text=_warning(players, shooter, state),
         ruling_text=_score_sheet_text(state) + _ruling_text(state, verdict, players),
@@ -190,9 +211,8 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
         undo_shot_text=_undo_shot_text(state.get("undo_shot")),
         reopened_text=REOPENED if state.get("shot_reopened") and live else "",
         chooser=players[shooter] if awaiting and shooter is not None else "",
-        rack_mode=rack_mode,
-        rack_mode_text="RACKING: pocket sensors ignored until the break" if rack_mode else "",
-        health_ok=health_ok, health_text=health_text, health_label=health_label,
+        rack_mode=rack_mode, rack_mode_text=rack_mode_text, **health,
+        hill_text="HILL-HILL" if all(hill) else "",
         picker=_picker(verdict) if verdict is not None else None,
         summary=summary,
         buttons=_buttons(state),
@@ -252,7 +272,9 @@ def _idle_buttons() -> dict[str, Button]:
 _BUTTON_TEXT = {
     "push_out": "Push out", "accept": "Shoot", "pass": "Pass back", "undo": "Undo", "fouls": "Foul…",
     "miss": "Miss", "pick": "Which ball?", "rack_mode": "Racking", "stalemate": "Stalemate",
-    "concede": "Concede the rack", "concede_match": "Concede the match", "new_match": "New match",
+    "concede0": "Concede…", "concede1": "Concede…", "concede0_rack": "Concede the rack",
+    "concede0_match": "Concede the match", "concede1_rack": "Concede the rack", "concede1_match": "Concede the match",
+    "new_match": "New match",
     "settle": "Shot over", "undo_shot": "Take back the shot", "call_foul": "Call a foul on that shot",
     "name_ball": "Name the pocketed ball", "off_table": "A ball left the table",
     "safety": "Safety", "timeout": "Timeout", "rerack": "Re-rack and break",
@@ -265,8 +287,6 @@ def _buttons(state: dict) -> dict[str, Button]:
     """Every button as the daemon serves it: whether it may be tapped now comes from ``actions`` alone."""
     shooter = state.get("shooter")
     rack_mode = bool(state.get("rack_mode"))
-    who = state["players"][shooter] if shooter in (0, 1) else "The shooter"
-    player = str(shooter) if shooter in (0, 1) else "0"
     text = dict(_BUTTON_TEXT)
     if rack_mode:
         text["rack_mode"] = "Racking done"
@@ -285,10 +305,7 @@ def _buttons(state: dict) -> dict[str, Button]:
         "pick": _served(text["pick"], _any(state, "identify")),
         "rack_mode": _served(text["rack_mode"], _action(state, "rack_mode"), {"cmd": "rack_mode", "on": not rack_mode}),
         "stalemate": _served(text["stalemate"], _action(state, "stalemate"), {"type": "stalemate"}),
-        "concede": _served(f"{who} concedes the rack", _action(state, "concede", player, "rack"),
-                           {"type": "concede", "player": shooter, "scope": "rack"}),
-        "concede_match": _served(f"{who} concedes the match", _action(state, "concede", player, "match"),
-                                 {"type": "concede", "player": shooter, "scope": "match"}),
+        **_concede_buttons(state),
         "new_match": Button(text["new_match"], True),
         "safety": _served(text["safety"], _action(state, "safety"), {"type": "safety"}),
         "timeout": _served(_timeout_text(state, shooter), _action(state, "timeout"), {"type": "timeout"}),
@@ -304,7 +321,31 @@ def _timeout_text(state: dict, shooter: int | None) -> str:
     return "Timeout"
 
 
-def _status(players: list[str], shooter: int | None, state: dict, winner: int | None) -> str:
+def _break_to_come(state: dict) -> bool:
+    """The rack is not broken yet: no shot of this rack has been ruled and none is on."""
+    verdict = state.get("last_verdict")
+    return not state.get("shot_in_progress") and (verdict is None or verdict.get("rack") != state.get("rack"))
+
+
+def _marks(breaker: bool, breaking: bool, hill: bool) -> str:
+    """The words beside a name: who breaks this rack (or broke it), and who is on the hill (one rack to win)."""
+    words = [("BREAKS" if breaking else "BROKE")] if breaker else []
+    return "  ·  ".join([*words, *(["HILL"] if hill else [])])
+
+
+def _concede_buttons(state: dict) -> dict[str, Button]:
+    """Either player may concede, named on the button; each opens a confirm with the rack and the match."""
+    out = {}
+    for index, name in enumerate(state["players"]):
+        scopes = {scope: _served(f"{name} concedes the {scope}", _action(state, "concede", str(index), scope),
+                                 {"type": "concede", "player": index, "scope": scope}) for scope in ("rack", "match")}
+        menu = next((scope for scope in scopes.values() if scope.enabled), scopes["rack"])
+        out[f"concede{index}"] = Button(f"{name} concedes…", menu.enabled, None, menu.why)
+        out.update({f"concede{index}_{scope}": button for scope, button in scopes.items()})
+    return out
+
+
+def _status(players: list[str], shooter: int | None, state: dict, winner: int | None, breaking: bool) -> str:
     """Who is at the table and how, in the fewest words."""
     if winner is not None:
         return f"{players[winner]} wins the match"
@@ -313,9 +354,28 @@ def _status(players: list[str], shooter: int | None, state: dict, winner: int | 
     name = players[shooter]
     if state.get("awaiting_choice"):
         return f"{name}: shoot, or pass it back?"
+    if breaking and state.get("ball_in_hand"):
+        return f"{name} to break: ball in hand behind the head string (5.2)"
     if state.get("ball_in_hand"):
         return f"{name} to shoot: BALL IN HAND"
     return f"{name} to shoot"
+
+
+def _ruling(verdict: dict | None, state: dict, players: list[str]) -> str:
+    """The last ruling in words; once the push out is answered, what was chosen and who shoots, not the question."""
+    if verdict is None:
+        return ""
+    words = verdict.get("words", "")
+    chooser = verdict.get("next_shooter")
+    if not verdict.get("push_out") or state.get("awaiting_choice") or chooser not in (0, 1):
+        return words
+    question = f" {players[chooser]} chooses: shoot from here, or pass it back (5.6)."
+    if question not in words or state.get("shooter") not in (0, 1):
+        return words
+    shooter = players[state["shooter"]]
+    answer = (f" {shooter} chose to shoot from here." if state["shooter"] == chooser
+              else f" {players[chooser]} passed it back: {shooter} shoots.")
+    return words.replace(question, answer)
 
 
 def _push_out_text(state: dict, may_shoot: bool) -> str:
@@ -327,10 +387,11 @@ def _push_out_text(state: dict, may_shoot: bool) -> str:
 
 
 def _warning(players: list[str], shooter: int | None, state: dict) -> str:
-    """The 5.13 banner: the shooter is on two fouls."""
+    """The 5.13 banner: the shooter (named just above it, with two foul dots) is on two fouls. Without the name: in
+    two lines at 28 px cap height it fits beside a 20-character name."""
     if not state.get("warning") or shooter is None or state.get("match_winner") is not None:
         return ""
-    return f"{players[shooter].upper()} IS ON TWO FOULS: A THIRD LOSES THE RACK (5.13)"
+    return "TWO FOULS: A THIRD LOSES THE RACK (5.13)"
 
 
 def _picker(verdict: dict) -> Picker | None:
@@ -359,28 +420,42 @@ def _summary(state: dict, verdict: dict | None) -> Summary | None:
     return Summary(key, f"{players[verdict['rack_winner']]} wins rack {verdict['rack']}", detail, False)
 
 
-def _health(reports: list[dict]) -> tuple[bool, str, str]:
-    """Green when every sensor, link and the store last said it is fine; else red, naming what is down.
+def _health(reports: list[dict], sensors: dict | None) -> tuple[str, str, str]:
+    """The table's health as the daemon serves it: its level, its words, and the sensors button's words.
 
-    The store comes first: while it cannot write, no tap or sensor input is kept.
+    The store comes first: while it cannot write, no tap or sensor input is kept. The sensors are OK only when
+    the config turns a source on (``state.sensors``) and no line or link is down.
 
-    >>> _health([{"source": "store", "subject": "/d.db", "status": "full", "detail": "the disk holding /d.db is full"}])
-    (False, 'STORE PROBLEM: the disk holding /d.db is full', 'DISK\\nFULL')
+    >>> _health([{"source": "store", "subject": "/d.db", "status": "full", "detail": "the disk holding /d.db is full"}],
+    ...         {"gpio": True})
+    ('bad', 'STORE PROBLEM: the disk holding /d.db is full', 'DISK\\nFULL')
+    >>> _health([], {"gpio": False, "serial": False})
+    ('warn', 'No sensors: taps only', 'No sensors: taps only')
+    >>> _health([{"source": "gpio", "subject": "pocket:foot_left", "status": "fault"}], {"gpio": True})[1]
+    '1 sensor line stuck'
+    >>> _health([{"source": "serial", "subject": "link", "status": "offline"}], {"serial": True})[1]
+    'Sensor link down: serial'
     """
     down = [r for r in reports if r.get("status") in DOWN]
     store = next((r for r in down if r.get("source") == "store"), None)
     if store is not None:
         label = "DISK\nFULL" if store.get("status") == "full" else "STORE\nDOWN"
-        return False, f"STORE PROBLEM: {store.get('detail', store.get('subject'))}", label
-    if not down:
-        return True, "Sensors OK", "Sensors\nOK"
-    names = ", ".join(f"{r.get('source')} {r.get('subject')}" for r in down)
-    return False, f"SENSOR PROBLEM: {names}", "SENSOR\nDOWN"
+        return "bad", f"STORE PROBLEM: {store.get('detail', store.get('subject'))}", label
+    links = sorted({str(r.get("source")) for r in down if r.get("subject") == "link"})
+    if links:
+        text = "Sensor link down: " + ", ".join(links)
+        return "bad", text, text
+    if down:
+        text = f"{len(down)} sensor line{'s' if len(down) > 1 else ''} stuck"
+        return "bad", text, text
+    if not any((sensors or {}).values()):
+        return "warn", "No sensors: taps only", "No sensors: taps only"
+    return "ok", "Sensors OK", "Sensors OK"
 
 
 def _ruling_text(state: dict, verdict: dict | None, players: list[str]) -> str:
     """The last ruling, after what an undo just took back, if one did."""
-    words = (verdict or {}).get("words", "")
+    words = _ruling(verdict, state, players)
     taken = state.get("taken_back")
     if not isinstance(taken, dict):
         return words

@@ -23,7 +23,7 @@ KIVY_HOME = tempfile.mkdtemp(prefix="devetka-kivy-home-")
 # KIVY_HOME is a fresh folder, so Kivy's default config: nothing of the machine's ~/.kivy. The clock is
 # devetka ui's own (command.KIVY_ENV).
 os.environ.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1", KIVY_HOME=KIVY_HOME,
-                  KCFG_KIVY_KIVY_CLOCK="interrupt")
+                  KCFG_KIVY_KIVY_CLOCK="interrupt", KIVY_CLIPBOARD="sdl2,dummy")
 
 
 def start_xvfb() -> tuple[subprocess.Popen, str]:

@@ -7,10 +7,12 @@ what the screen shows.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.live import ANA_BEN
-from tests.ui.touchscreen import Touchscreen
+from tests.ui.touchscreen import Touchscreen, cap_height
 
 LEGAL_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 2},
                {"type": "cushion", "ball": 3}, {"type": "cushion", "ball": 4}, {"type": "cushion", "ball": 5},
@@ -69,8 +71,17 @@ def table(daemon):
 
 def started(screen: Touchscreen, table: Table, **changes) -> None:
     table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, **changes)})
-    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == "Ana to shoot: BALL IN HAND",
-                    "the new match")
+    name = changes.get("players", ANA_BEN["players"])[changes.get("breaker", 0)]
+    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == BREAK.format(name), "the new match")
+
+
+BREAK = "{} to break: ball in hand behind the head string (5.2)"
+
+
+def panel(screen: Touchscreen, index: int) -> tuple[str, str, str]:
+    """A player's panel as read: the name, the score, the marks (who breaks or broke, who is on the hill)."""
+    ids = screen.widget(f"player{index}", "live").ids
+    return ids.name.text, ids.score.text, ids.marks.text
 
 
 def test_with_no_match_the_setup_screen_starts_one_by_touch(screen, table):
@@ -79,6 +90,7 @@ def test_with_no_match_the_setup_screen_starts_one_by_touch(screen, table):
     screen.type("Mia")
     screen.tap_id("name1")
     screen.type("Noa")
+    screen.tap_key("Done")
     plus = [w for w in screen.widget("race0").children if getattr(w, "text", "") == "+"][0]
     screen.tap(plus)
     screen.tap(plus)
@@ -87,10 +99,8 @@ def test_with_no_match_the_setup_screen_starts_one_by_touch(screen, table):
     screen.tap_id("start")
     screen.wait_for(lambda: screen.current == "live", "the live scoreboard")
     screen.wait_for(lambda: screen.app.view.players, "the players")
-    panel0, panel1 = screen.widget("player0", "live"), screen.widget("player1", "live")
-    assert [child.text for child in reversed(panel0.children)] == ["Mia", "0 of 7"]
-    assert [child.text for child in reversed(panel1.children)] == ["Noa", "0 of 5"]
-    assert screen.text("status") == "Noa to shoot: BALL IN HAND"
+    assert panel(screen, 0) == ("Mia", "0 of 7", "") and panel(screen, 1) == ("Noa", "0 of 5", "BREAKS")
+    assert screen.text("status") == "Noa to break: ball in hand behind the head string (5.2)"
     assert screen.balls() == list(range(1, 10))
     state = table.play({"cmd": "state"})
     assert state["players"] == ["Mia", "Noa"] and state["race"] == [7, 5] and state["breaker"] == 1
@@ -115,6 +125,8 @@ def test_break_push_out_and_pass_back_by_touch(screen, table):
     screen.wait_for(lambda: screen.current == "live", "the scoreboard after the pass")
     screen.wait_for(lambda: screen.text("status") == "Ana to shoot", "Ana back at the table")
     assert screen.widget("player0", "live").side.shooting and not screen.widget("player1", "live").side.shooting
+    # Bug 6: the question is answered: the ruling says what was chosen and who shoots, not the question.
+    assert "Ben passed it back: Ana shoots." in screen.text("ruling") and "chooses" not in screen.text("ruling")
     assert table.play({"cmd": "state"})["undo"]["type"] == "pass"
 
 
@@ -246,7 +258,7 @@ def test_two_fouls_raise_the_warning_banner(screen, table):
     assert not screen.visible(screen.widget("warning"))
     table.play(*BAD_HIT)
     screen.wait_for(lambda: screen.text("warning"), "the 5.13 banner")
-    assert screen.text("warning") == "BEN IS ON TWO FOULS: A THIRD LOSES THE RACK (5.13)"
+    assert screen.text("warning") == "TWO FOULS: A THIRD LOSES THE RACK (5.13)"
     assert screen.visible(screen.widget("warning")) and screen.text("status") == "Ben to shoot: BALL IN HAND"
 
 
@@ -280,7 +292,7 @@ def test_a_rack_won_shows_the_summary_then_the_next_rack(screen, table):
     screen.tap_id("next")
     assert screen.current == "live"
     assert screen.text("rack") == "Rack 2" and screen.balls() == list(range(1, 10))
-    assert [c.text for c in reversed(screen.widget("player0").children)] == ["Ana", "1 of 3"]
+    assert panel(screen, 0) == ("Ana", "1 of 3", "BREAKS")
 
 
 def test_the_match_won_offers_a_rematch(screen, table):
@@ -290,7 +302,7 @@ def test_the_match_won_offers_a_rematch(screen, table):
     screen.wait_for(lambda: screen.current == "summary", "the match summary")
     assert screen.text("title") == "Ana wins the match" and screen.text("next") == "Rematch"
     screen.tap_id("next")
-    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == "Ben to shoot: BALL IN HAND",
+    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == BREAK.format("Ben"),
                     "the rematch, the loser breaking")
     state = table.play({"cmd": "state"})
     assert state["match_id"] == 2 and state["score"] == [0, 0] and state["race"] == [1, 1]
@@ -321,7 +333,7 @@ def test_rack_mode_stalemate_and_settings_behind_the_pin(screen, table):
     screen.tap_text("OK")
     screen.wait_for(lambda: screen.visible(screen.widget("opened")), "the settings opened by the daemon")
     screen.wait_for(lambda: screen.text("table_id") == "table1", "the table's id")
-    assert screen.text("health") == "Sensors OK"
+    assert screen.text("health") == "No sensors: taps only"  # the test's daemon has no sensor sources
 
 
 def test_settings_are_changed_by_touch_and_a_refusal_is_shown_in_the_daemons_words(screen, table, daemon):
@@ -345,6 +357,7 @@ def test_settings_are_changed_by_touch_and_a_refusal_is_shown_in_the_daemons_wor
     screen.type("bar2")
     screen.tap_id("settle")
     screen.type("2.5")
+    screen.tap_key("Done")  # the keyboard covers the switches
     screen.tap_text("Serial sensors: off")
     screen.tap_id("save")
     screen.wait_for(lambda: screen.app.message.startswith("Saved"), "the settings saved")
@@ -377,6 +390,7 @@ def test_screenshots_of_every_screen(screen, table, size):
     screen.type("Ana")
     screen.tap_id("name1")
     screen.type("Ben")
+    screen.tap_key("Done")
     screen.tap([w for w in screen.widget("race1").children if w.text == "+"][0])  # a handicap: Ben needs 6
     shots = [screen.screenshot("setup")]
     screen.tap_id("start")
@@ -470,7 +484,7 @@ def test_screenshots_of_an_apa_match_and_the_profile_picker(screen, table, size)
 
 def test_names_played_here_before_are_offered_on_the_setup_screen(screen, table):
     table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=["Mia", "Noa"])})
-    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == "Mia to shoot: BALL IN HAND",
+    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == BREAK.format("Mia"),
                     "Mia and Noa's match")
     screen.tap_id("more")
     screen.tap_id("new_match")
@@ -482,19 +496,27 @@ def test_names_played_here_before_are_offered_on_the_setup_screen(screen, table)
     screen.tap_id("known1")
     assert (screen.text("name0"), screen.text("name1")) == ("Noa", "Mia")
     screen.tap_id("start")
-    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == "Noa to shoot: BALL IN HAND",
+    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == BREAK.format("Noa"),
                     "the new match, names swapped")
 
 
-def test_the_shooter_concedes_the_match_from_the_more_screen(screen, table):
+def test_either_player_concedes_named_on_the_button_and_only_once_confirmed(screen, table):
+    """Bug 7: concede was one tap, unconfirmed, and only the shooter's."""
     started(screen, table)
     table.play(*LEGAL_BREAK)
     screen.wait_for(lambda: screen.text("status") == "Ben to shoot", "Ben at the table")
     screen.tap_id("more")
-    assert screen.text("concede_match") == "Ben concedes the match"
-    screen.tap_id("concede_match")
+    assert (screen.text("concede0"), screen.text("concede1")) == ("Ana concedes…", "Ben concedes…")
+    screen.tap_id("concede0")  # Ana, who is not at the table
+    assert screen.current == "concede" and screen.text("who") == "Ana concedes: the rack, or the whole match?"
+    seq = table.play({"cmd": "state"})["seq"]
+    screen.tap_id("back")
+    assert screen.current == "live" and table.play({"cmd": "state"})["seq"] == seq  # nothing conceded
+    screen.tap_id("more")
+    screen.tap_id("concede0")
+    screen.tap_id("match")
     screen.wait_for(lambda: screen.current == "summary", "the match summary")
-    assert screen.text("title") == "Ana wins the match" and screen.text("detail") == "Ana 0  –  0 Ben"
+    assert screen.text("title") == "Ben wins the match" and screen.text("detail") == "Ana 0  –  0 Ben"
 
 
 def test_a_full_disk_is_shown_on_the_health_button_and_the_match_is_kept(screen, daemon, tmp_path):
@@ -507,7 +529,7 @@ def test_a_full_disk_is_shown_on_the_health_button_and_the_match_is_kept(screen,
         table = Table(daemon)
         try:
             started(screen, table)
-            assert screen.text("health") == "Sensors\nOK"
+            assert screen.text("health") == "No sensors: taps only"
             fill(disk)
             for item in [{"type": "strike"}, {"type": "undo"}] * 100:  # the WAL takes a few in the room it has
                 before = table.client.request({"cmd": "state"})["state"]
@@ -521,3 +543,146 @@ def test_a_full_disk_is_shown_on_the_health_button_and_the_match_is_kept(screen,
         finally:
             table.client.close()
             daemon.kill()  # off the small disk before it is unmounted
+
+
+def test_a_double_tap_is_one_press_on_one_screen(screen, table):
+    """Bug 1: a second click 30 ms after the Undo confirm landed on the live screen's button under the finger;
+    a double click on the PIN keypad typed two digits. Touches are spaced by the test, never timed."""
+    started(screen, table)
+    table.play(*BREAK_POCKETING_3)
+    screen.wait_for(lambda: screen.balls() == [1, 2, 4, 5, 6, 7, 8, 9], "the 3 down")
+    screen.tap_id("undo")
+    confirm, more = screen.widget("confirm", "undo"), screen.widget("more", "live")
+    x, y = more.to_window(*more.center)
+    assert confirm.collide_point(*confirm.to_widget(x, y))  # one place: the confirm here, More… on the live screen
+    settled(screen)
+    screen.touch_at(x, y)
+    screen.wait_for(lambda: screen.current == "live", "the live screen after the undo")
+    screen.touch_at(x, y)  # the double click's second click, a frame or two later
+    screen.frames(3)
+    assert screen.current == "live"  # not the More… screen under the finger
+    state = table.play({"cmd": "state"})
+    assert state["undo"]["type"] == "pocket" and not state["rack_mode"]  # one undo, nothing else
+    time.sleep(0.35)  # a deliberate tap, later
+    screen.touch_at(x, y)
+    assert screen.current == "more"
+    screen.tap_id("back")
+    screen.tap_id("health")
+    key = next(w for w in screen.widget("keypad", "settings").children if w.text == "1")
+    settled(screen)
+    screen.touch_at(*key.to_window(*key.center))
+    screen.touch_at(*key.to_window(*key.center))  # a double click: one digit
+    assert screen.text("dots") == "*"
+    time.sleep(0.2)
+    screen.touch_at(*key.to_window(*key.center))
+    assert screen.text("dots") == "**"
+
+
+def settled(screen: Touchscreen) -> None:
+    """Wait, as a player does, until the last screen change no longer guards the glass."""
+    while time.time() < screen.app.root.guard_until:
+        screen.frames()
+
+
+RACK_1_WITH_TWO_BALLS = [*BREAK_POCKETING_3, {"type": "strike"}, {"type": "first_contact", "ball": 1},
+                         {"type": "pocket", "ball": 9}, {"type": "settle"}]
+NINE_ON_THE_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
+                     {"type": "settle"}]
+
+
+def test_the_summary_counts_are_those_of_the_rack_and_match_shown(screen, table):
+    """Bug 2: a rack won on the break under the rack summary kept the previous rack's counts; the match
+    summary showed the last rack's."""
+    started(screen, table)
+    table.play(*RACK_1_WITH_TWO_BALLS)
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("stats"), "rack 1's counts")
+    assert screen.text("stats").splitlines()[0] == "Balls pocketed:  Ana 2  ·  Ben 0"
+    table.play(*NINE_ON_THE_BREAK)  # rack 2, won on the break while rack 1's summary is up
+    screen.wait_for(lambda: screen.text("title") == "Ana wins rack 2", "rack 2's summary")
+    screen.wait_for(lambda: screen.text("stats").startswith("Balls pocketed:  Ana 1 "), "rack 2's counts")
+    assert "Nines on the break:  Ana 1  ·  Ben 0" in screen.text("stats")
+    table.play({"type": "concede", "player": 1, "scope": "match"})
+    screen.wait_for(lambda: screen.text("title") == "Ana wins the match", "the match summary")
+    screen.wait_for(lambda: screen.text("stats").startswith("Balls pocketed:  Ana 3 "), "the match's counts")
+
+
+def test_the_sensor_button_says_what_the_referee_has(screen, table, daemon):
+    """Bug 3: "Sensors OK" in green with no sensor source and with no connection to the referee."""
+    started(screen, table)
+    assert screen.text("health") == "No sensors: taps only"
+    assert screen.widget("health").background_color[:3] != pytest.approx((0.0, 0.631, 0.322), abs=0.01)  # not green
+    table.client.close()
+    assert daemon.stop() == 0
+    screen.wait_for(lambda: screen.text("health", "live") == "No connection to the referee", "the lost referee")
+
+
+LONG_NAMES = ["Ana Marija Kovačević", "Zvonimir Ćosić-Šarić"]  # 20 characters each
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_twenty_character_names_and_long_sentences_are_never_cut(screen, table, size):
+    """Bug 4: the push-out banner, the two-foul warning with long names and the ruling were clipped."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    started(screen, table, players=LONG_NAMES)
+    assert screen.cut() == []
+    table.play(*BREAK_POCKETING_3, {"type": "push_out"})
+    screen.wait_for(lambda: screen.text("push_out") == "PUSH OUT ANNOUNCED (5.6)", "the push out announced")
+    assert screen.cut() == []
+    table.play({"type": "strike"}, {"type": "cushion", "ball": 0}, {"type": "settle"})
+    screen.wait_for(lambda: screen.current == "choice", "the push-out choice")
+    assert screen.cut() == []
+    screen.tap_id("accept")
+    table.play(*BAD_HIT, *BAD_HIT, *BAD_HIT, *BAD_HIT)
+    screen.wait_for(lambda: screen.text("warning", "live"), "the 5.13 banner")
+    assert screen.text("warning") == "TWO FOULS: A THIRD LOSES THE RACK (5.13)"
+    assert len(screen.text("ruling").split(". ")) == 3 and screen.cut() == []  # three sentences, two long names
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_what_a_player_reads_from_three_metres_is_28_px_high_at_800x480(screen, table, size):
+    """The shooter, ball in hand, the 5.13 warning, the score and the ball numbers: 28 px cap height at
+    800x480, scaled at 1080p, with 20-character names."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    least = 28 * screen.app.u
+    started(screen, table, players=LONG_NAMES)
+    table.play(*LEGAL_BREAK, *BAD_HIT, *BAD_HIT, *BAD_HIT, *BAD_HIT)
+    screen.wait_for(lambda: screen.text("warning"), "the 5.13 banner")
+    assert screen.text("status") == "Zvonimir Ćosić-Šarić to shoot: BALL IN HAND"
+    readable = {"shooter and ball in hand": screen.widget("status"), "the 5.13 warning": screen.widget("warning"),
+                "a score": screen.widget("player0").ids.score, "the other score": screen.widget("player1").ids.score,
+                "the 9": screen.ball(9, "balls")._label, "the 1": screen.ball(1, "balls")._label}
+    heights = {what: cap_height(label) for what, label in readable.items()}
+    assert [what for what, height in heights.items() if height < least] == [], (least, heights)
+
+
+def test_the_on_screen_keyboard_types_croatian_names(screen, table):
+    """Bug 5: a name field took focus and no keyboard appeared."""
+    screen.wait_for(lambda: screen.current == "setup", "the setup screen")
+    keyboard = screen.widget("keyboard")
+    assert not screen.visible(keyboard)
+    screen.tap_id("name0")
+    assert screen.visible(keyboard)
+    for key in ("Shift", "đ", "u", "r", "đ", "a", "Space", "Shift", "č"):
+        screen.tap_key(key)
+    assert screen.text("name0") == "Đurđa Č"
+    screen.tap_key("Delete")
+    screen.tap_key("Done")
+    assert not screen.visible(keyboard) and screen.text("name0") == "Đurđa "
+    screen.tap_id("name1")
+    screen.type("Ben")
+    screen.tap_key("Done")
+    screen.tap_id("start")
+    screen.wait_for(lambda: screen.current == "live" and screen.app.view.players, "the new match")
+    assert table.play({"cmd": "state"})["players"] == ["Đurđa", "Ben"]
+
+
+def test_racking_mid_rack_lasts_until_the_next_strike_and_shows_while_it_lasts(screen, table):
+    """Bug 8: racking switched on mid-rack said "until the break"; the 5.13 banner hid it."""
+    started(screen, table)
+    table.play(*LEGAL_BREAK, *BAD_HIT, *BAD_HIT, *BAD_HIT, *BAD_HIT)
+    screen.wait_for(lambda: screen.text("warning").startswith("TWO FOULS"), "the 5.13 banner")
+    screen.tap_id("rack_mode")  # a scratched cue ball fished out of a pocket
+    screen.wait_for(lambda: screen.text("warning") == "RACKING: pocket sensors ignored until the next strike",
+                    "the racking banner over the warning")
+    table.play({"type": "strike"})
+    screen.wait_for(lambda: not screen.text("warning").startswith("RACKING"), "racking over at the strike")

@@ -51,7 +51,8 @@ def test_a_new_match_shows_both_players_the_breaker_and_a_full_rack(referee):
     assert [b.number for b in v.balls] == list(range(1, 10))
     assert [b.number for b in v.balls if b.on] == [1]
     assert v.balls[2].colour == BALL_COLOURS[3] == "#e0201b" and v.balls[8].striped
-    assert v.ball_in_hand and v.status_text == "Ana to shoot: BALL IN HAND"  # the break, from behind the string
+    assert v.ball_in_hand and v.status_text == "Ana to break: ball in hand behind the head string (5.2)"
+    assert [p.marks for p in v.players] == ["BREAKS", ""] and [p.fouls for p in v.players] == [0, 0]
     assert v.ruling_text == "" and v.warning_text == "" and v.push_out_text == ""
     assert not v.buttons["undo"].enabled and v.undo_text == "Nothing to undo"
     assert not v.buttons["stalemate"].enabled  # the rack is not broken yet (5.15)
@@ -96,7 +97,7 @@ def test_a_foul_gives_ball_in_hand_and_two_fouls_raise_the_banner(referee):
     v = view(play(referee, *BAD_HIT))  # Ben's second foul in a row: Ana shoots, Ben warned when back
     assert v.warning_text == ""
     v = view(play(referee, *BAD_HIT))  # Ana's second: Ben shoots, on two fouls himself
-    assert v.warning_text == "BEN IS ON TWO FOULS: A THIRD LOSES THE RACK (5.13)"
+    assert v.warning_text == "TWO FOULS: A THIRD LOSES THE RACK (5.13)"
     assert "is on two fouls" in v.ruling_text
 
 
@@ -218,14 +219,54 @@ def test_a_shot_reopened_by_undo_says_so_and_offers_shot_over(referee):
 def test_rack_mode_and_a_sensor_down_are_shown(referee):
     started(referee)
     v = view(play(referee, {"cmd": "rack_mode", "on": True}))
-    assert v.rack_mode and v.rack_mode_text.startswith("RACKING")
+    assert v.rack_mode and v.banner_text == "RACKING: pocket sensors ignored until the next strike"
     assert v.buttons["rack_mode"].request == {"cmd": "rack_mode", "on": False}
-    assert v.health_ok and v.health_text == "Sensors OK"
+    assert not v.health_ok and (v.health_level, v.health_text) == ("warn", "No sensors: taps only")
+    referee.sensors = {"gpio": True, "serial": False}
+    assert view(referee.state()).health_text == "Sensors OK"
     referee.health_report(Health("gpio", "pocket:foot_left", "fault", "line active for 5.0 s"))
     v = view(referee.state())
-    assert not v.health_ok and v.health_text == "SENSOR PROBLEM: gpio pocket:foot_left"
+    assert (v.health_level, v.health_text) == ("bad", "1 sensor line stuck")
     referee.health_report(Health("gpio", "pocket:foot_left", "ok"))
     assert view(referee.state()).health_ok
+    assert view(referee.state(), connected=False).health_text == "No connection to the referee"
+
+
+def test_racking_shows_over_the_two_foul_warning_while_it_lasts(referee):
+    started(referee)
+    play(referee, *BREAK_EMPTY, *BAD_HIT, *BAD_HIT, *BAD_HIT, *BAD_HIT)
+    assert view(referee.state()).banner_text == "TWO FOULS: A THIRD LOSES THE RACK (5.13)"
+    v = view(play(referee, {"cmd": "rack_mode", "on": True}))
+    assert v.banner_text.startswith("RACKING") and v.warning_text  # the warning comes back when racking ends
+
+
+def test_foul_dots_who_broke_and_the_hill(referee):
+    started(referee, race=[2, 2])
+    v = view(play(referee, *BREAK_EMPTY, *BAD_HIT))
+    assert [(p.fouls, p.marks) for p in v.players] == [(0, "BROKE"), (1, "")]
+    nine = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
+            {"type": "settle"}]
+    v = view(play(referee, *nine))  # Ana, ball in hand, wins rack 1 and breaks rack 2: on the hill
+    assert [p.marks for p in v.players] == ["BREAKS  ·  HILL", ""] and v.hill_text == ""
+    v = view(play(referee, {"type": "concede", "player": 0, "scope": "rack"}))
+    assert [p.marks for p in v.players] == ["HILL", "BREAKS  ·  HILL"] and v.hill_text == "HILL-HILL"
+
+
+def test_once_the_push_out_is_answered_the_ruling_says_what_was_chosen(referee):
+    started(referee)
+    play(referee, *BREAK_POCKETING_3, {"type": "push_out"}, {"type": "strike"}, {"type": "cushion", "ball": 0},
+         {"type": "settle"})
+    assert "Ben chooses: shoot from here, or pass it back (5.6)." in view(referee.state()).ruling_text
+    shot = view(play(referee, {"type": "accept"}))
+    assert "Ben chose to shoot from here." in shot.ruling_text and "chooses" not in shot.ruling_text
+
+
+def test_either_player_may_concede_named(referee):
+    started(referee)
+    v = view(play(referee, *BREAK_EMPTY))
+    assert (v.buttons["concede0"].text, v.buttons["concede1"].text) == ("Ana concedes…", "Ben concedes…")
+    assert v.buttons["concede0_match"].request == {"type": "concede", "player": 0, "scope": "match"}
+    assert v.buttons["concede0"].enabled and v.buttons["concede1_rack"].enabled
 
 
 def test_the_setup_request_starts_the_match_it_shows(referee):

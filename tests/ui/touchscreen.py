@@ -82,16 +82,26 @@ class Touchscreen:
         return node is self.window and widget.width > 1 and widget.height > 1
 
     def tap(self, widget) -> None:
-        """Touch down and up at the widget's centre, a frame apart, as a finger does."""
-        from kivy.tests.common import UnitTestTouch
+        """Touch down and up at the widget's centre, a frame apart, as a finger does: as a player would, after
+        the screen's one-press guards (``SCREEN_CHANGE_GUARD_S`` after a tap changed the screen,
+        ``REPEAT_GUARD_S`` after this button's last release) have let go."""
+        from scoreboard.ui.app import REPEAT_GUARD_S
 
         self.frames()
         assert self.visible(widget), f"cannot tap {widget!r}: it is not on the screen ({self.describe()})"
         assert not widget.disabled, f"cannot tap {getattr(widget, 'text', widget)!r}: it is disabled"
-        x, y = widget.to_window(*widget.center)
+        ready = max(self.app.root.guard_until, getattr(widget, "released_at", 0.0) + REPEAT_GUARD_S)
+        while time.time() < ready + 0.005:
+            self.frames()
+        self.touch_at(*widget.to_window(*widget.center))
+
+    def touch_at(self, x: float, y: float, hold_frames: int = 1) -> None:
+        """A finger down and up at window pixel (x, y), with no wait for any guard: a double tap, as it comes."""
+        from kivy.tests.common import UnitTestTouch
+
         touch = UnitTestTouch(x, y)
         touch.touch_down()
-        self.frames()
+        self.frames(hold_frames)
         touch.touch_up()
         self.frames()
 
@@ -104,6 +114,12 @@ class Touchscreen:
                    if getattr(w, "text", None) == text and self.visible(w) and hasattr(w, "state")]
         assert len(matches) == 1, f"{len(matches)} visible buttons read {text!r} on {self.describe()}"
         self.tap(matches[0])
+
+    def tap_key(self, key: str) -> None:
+        """Tap a key of the on-screen keyboard (``Done``, ``Shift``, ``Delete``, ``Space`` or a letter)."""
+        keys = [w for w in self.app.root.ids.keyboard.walk() if getattr(w, "key", None) == key]
+        assert len(keys) == 1, f"no key {key!r} on the keyboard"
+        self.tap(keys[0])
 
     def type(self, text: str) -> None:
         """Type into the focused field, as the (on-screen) keyboard does."""
@@ -120,6 +136,22 @@ class Touchscreen:
         (found,) = [ball for ball in row.children if ball.number == number]
         return found
 
+    def cut(self) -> list[str]:
+        """The texts on the screen shown that a player cannot read whole: lines dropped, words cut off, or the
+        drawn text larger than its widget (what Kivy clips or spills over the next widget)."""
+        from kivy.uix.label import Label
+
+        cut = []
+        for w in self.app.root.walk():
+            if not isinstance(w, Label) or not w.text or not self.visible(w):
+                continue
+            w.texture_update()
+            drawn = "".join(word.text for line in w._label._cached_lines for word in line.words)
+            whole = "".join(drawn.split()) == "".join(w.text.split())
+            if not whole or w.texture_size[0] > w.width + 1 or w.texture_size[1] > w.height + 1:
+                cut.append(w.text)
+        return cut
+
     def describe(self) -> str:
         """The screen shown and its visible texts: the failure message of a wait."""
         texts = [w.text for w in self.app.root.walk() if getattr(w, "text", "") and self.visible(w)]
@@ -133,3 +165,15 @@ class Touchscreen:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.app.root.export_to_png(str(path))
         return path
+
+
+def cap_height(label) -> int:
+    """The cap height of a label's text as drawn, in window pixels: the rows an ``H`` in its font and size fills."""
+    from kivy.core.text import Label as CoreLabel
+
+    h = CoreLabel(text="H", font_size=label.font_size, bold=label.bold, font_name=label.font_name)
+    h.refresh()
+    texture = h.texture
+    pixels, (width, height) = texture.pixels, texture.size
+    rows = [y for y in range(height) if any(pixels[(y * width + x) * 4 + 3] > 127 for x in range(width))]
+    return rows[-1] - rows[0] + 1 if rows else 0
