@@ -141,12 +141,13 @@ class TerminalView:
         lines = []
         players = state["players"]
         if state.get("rack_mode") and not self._rack_mode:
-            lines.append("    (racking: the pocket sensors are off until the break)")
+            lines.append("    (racking: the pocket sensors are off until the next strike)")
         self._rack_mode = bool(state.get("rack_mode"))
         winner = state.get("match_winner")
         if winner is not None and winner != self._winner:
             score = state["score"]
-            lines.append(f"{players[winner]} wins the match {score[winner]}-{score[1 - winner]}.")
+            # The score in the players' order, as the ruling's words give it: never "0-3" there and "3-0" here.
+            lines.append(f"{players[winner]} wins the match {score[0]}-{score[1]}.")
         self._winner = winner
         return lines
 

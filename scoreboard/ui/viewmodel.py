@@ -156,9 +156,9 @@ class View:
 
     @property
     def banner_text(self) -> str:
-        """The live screen's banner: a reopened shot first (what the players must do now), then racking (pocket
-        sensors are off: it must show while it lasts), then 5.13 (it comes back when those end)."""
-        return self.reopened_text or self.rack_mode_text or self.warning_text
+        """The live screen's banner: racking first (pocket sensors are off: it must show while it lasts), then a
+        reopened shot (what the players must do now), then 5.13 (it comes back when those end)."""
+        return self.rack_mode_text or self.reopened_text or self.warning_text
 
     def foul(self, index: int) -> Button:
         """The foul menu's ``index``th button (disabled and blank before a match)."""

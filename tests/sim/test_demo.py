@@ -64,7 +64,7 @@ def test_two_racks_are_refereed_and_the_store_folds_to_the_state_the_daemon_serv
     assert {"gpio", "serial", "touch", "camera"} <= sources
 
     assert any(line.startswith("rack 2 shot 1 ") for line in shown)
-    assert "    (racking: the pocket sensors are off until the break)" in shown
+    assert "    (racking: the pocket sensors are off until the next strike)" in shown
     assert sum("wins the rack (5.15)" in line for line in shown) == 2
 
 
@@ -145,3 +145,5 @@ def test_the_terminal_view_shows_each_ruling_once_and_a_changed_one_as_changed()
     assert view.show(slow_ball) == ["    ruling changed: Ana pocketed the 9 and wins the rack (5.15).",
                                     "Ana wins the match 3-2."]
     assert view.show(slow_ball) == []
+    ben = TerminalView()  # the score in the players' order, as the ruling says it: Ana 0, Ben 3
+    assert ben.show(dict(state, score=[0, 3], match_winner=1))[-1] == "Ben wins the match 0-3."

@@ -208,7 +208,7 @@ def test_a_whole_shot_is_taken_back_with_one_tap_and_one_confirm(screen, table):
     screen.tap_id("confirm_shot")                                             # the one confirm
     screen.wait_for(lambda: screen.current == "live" and screen.balls() == list(range(1, 10)), "the break taken back")
     assert screen.text("ruling") == "Taken back: Ana's break, the 3 and 5 pocketed."
-    assert screen.text("status") == "Ana to shoot: BALL IN HAND"
+    assert screen.text("status") == BREAK.format("Ana")  # the break to come again, from behind the head string
     after = table.play({"cmd": "state"})
     assert after["seq"] == len(BREAK_POCKETING_3_AND_5) + 1
     assert {k: v for k, v in after.items() if k not in ("seq", "taken_back")} == \
@@ -383,18 +383,23 @@ def test_the_screen_comes_back_when_the_daemon_restarts(screen, table, daemon):
 
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
 def test_screenshots_of_every_screen(screen, table, size):
-    """docs/screenshots/: each screen at both sizes, reached by touch; the window really is that size."""
+    """docs/screenshots/: each screen at both sizes, reached by touch, with 20-character names; the window really is
+    that size."""
     screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
     screen.wait_for(lambda: screen.current == "setup", "the setup screen")
+    ana, ben = LONG_NAMES
     screen.tap_id("name0")
-    screen.type("Ana")
+    screen.type(ana)
     screen.tap_id("name1")
-    screen.type("Ben")
+    screen.type(ben[:-1])
+    shots = [screen.screenshot("setup-keyboard")]
+    screen.tap_key(ben[-1])
     screen.tap_key("Done")
     screen.tap([w for w in screen.widget("race1").children if w.text == "+"][0])  # a handicap: Ben needs 6
-    shots = [screen.screenshot("setup")]
+    shots.append(screen.screenshot("setup"))
     screen.tap_id("start")
     screen.wait_for(lambda: screen.current == "live" and screen.app.view.players, "the new match")
+    shots.append(screen.screenshot("live-break"))
     table.play(*BREAK_POCKETING_3)
     screen.wait_for(lambda: screen.text("push_out") == "PUSH OUT ALLOWED", "push out allowed")
     shots.append(screen.screenshot("live"))
@@ -402,7 +407,7 @@ def test_screenshots_of_every_screen(screen, table, size):
     screen.wait_for(lambda: screen.current == "choice", "the push-out choice")
     shots.append(screen.screenshot("push-out-choice"))
     screen.tap_id("accept")
-    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == "Ben to shoot", "Ben shooting")
+    screen.wait_for(lambda: screen.current == "live" and screen.text("status") == f"{ben} to shoot", "Ben shooting")
     table.play(*BAD_HIT, *BAD_HIT, *BAD_HIT, *BAD_HIT)
     screen.wait_for(lambda: screen.text("warning"), "the 5.13 banner")
     shots.append(screen.screenshot("live-two-fouls"))
@@ -424,7 +429,8 @@ def test_screenshots_of_every_screen(screen, table, size):
                     "the shot open again")
     shots.append(screen.screenshot("live-shot-reopened"))
     screen.tap_id("shot_over")
-    screen.wait_for(lambda: not screen.text("warning") and screen.text("status") == "Ben to shoot", "the shot over")
+    screen.wait_for(lambda: not screen.text("warning") and screen.text("status") == f"{ben} to shoot",
+                    "the shot over")
     screen.tap_id("more")
     shots.append(screen.screenshot("more"))
     screen.tap_id("settings")
@@ -440,8 +446,21 @@ def test_screenshots_of_every_screen(screen, table, size):
     screen.wait_for(lambda: screen.text("stats"), "the rack's counts")
     shots.append(screen.screenshot("rack-summary"))
     screen.tap_id("next")
+    screen.tap_id("more")
+    screen.tap_id("concede0")
+    shots.append(screen.screenshot("concede"))
+    screen.tap_id("back")
+    state = table.play({"cmd": "state"})
+    while [r - 1 - s for r, s in zip(state["race"], state["score"], strict=True)] != [0, 0]:  # to hill-hill
+        state = table.play({"type": "concede", "player": 0 if state["score"][1] < state["race"][1] - 1 else 1,
+                            "scope": "rack"})
+    table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 2},
+               {"type": "cushion", "ball": 3}, {"type": "cushion", "ball": 4}, {"type": "cushion", "ball": 5},
+               {"type": "settle"}, *BAD_HIT)
+    screen.wait_for(lambda: screen.text("hill", "live") == "HILL-HILL", "hill-hill")
+    shots.append(screen.screenshot("live-hill-hill"))
     table.play({"type": "concede", "player": 0, "scope": "match"})
-    screen.wait_for(lambda: screen.current == "summary" and screen.text("title") == "Ben wins the match",
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("title") == f"{ben} wins the match",
                     "the match summary")
     screen.wait_for(lambda: screen.text("stats"), "the match's counts")
     shots.append(screen.screenshot("match-summary"))
@@ -552,21 +571,20 @@ def test_a_double_tap_is_one_press_on_one_screen(screen, table):
     table.play(*BREAK_POCKETING_3)
     screen.wait_for(lambda: screen.balls() == [1, 2, 4, 5, 6, 7, 8, 9], "the 3 down")
     screen.tap_id("undo")
-    confirm, more = screen.widget("confirm", "undo"), screen.widget("more", "live")
-    x, y = more.to_window(*more.center)
-    assert confirm.collide_point(*confirm.to_widget(x, y))  # one place: the confirm here, More… on the live screen
+    confirm, racking = screen.widget("confirm", "undo"), screen.widget("rack_mode", "live")
+    x, y = racking.to_window(*racking.center)
+    assert confirm.collide_point(*confirm.to_widget(x, y))  # one place: the confirm here, Racking on the live screen
     settled(screen)
     screen.touch_at(x, y)
     screen.wait_for(lambda: screen.current == "live", "the live screen after the undo")
     screen.touch_at(x, y)  # the double click's second click, a frame or two later
     screen.frames(3)
-    assert screen.current == "live"  # not the More… screen under the finger
     state = table.play({"cmd": "state"})
-    assert state["undo"]["type"] == "pocket" and not state["rack_mode"]  # one undo, nothing else
+    assert state["undo"]["type"] == "pocket" and not state["rack_mode"]  # one undo, and Racking not touched
+    assert not screen.text("warning").startswith("RACKING")
     time.sleep(0.35)  # a deliberate tap, later
     screen.touch_at(x, y)
-    assert screen.current == "more"
-    screen.tap_id("back")
+    screen.wait_for(lambda: screen.text("warning").startswith("RACKING"), "racking on, tapped on purpose")
     screen.tap_id("health")
     key = next(w for w in screen.widget("keypad", "settings").children if w.text == "1")
     settled(screen)

@@ -504,6 +504,7 @@ def test_a_microcontroller_on_the_serial_line_feeds_the_daemon(tmp_path):
             assert time.monotonic() < deadline, (state, want)
             time.sleep(0.05)
         assert any(entry["subject"] == "link" for entry in state["health"])
+        assert state["sensors"] == {"gpio": False, "serial": True}  # the config's sources, served for the screen
         client.close()
     finally:
         quiet.stop()
