@@ -125,7 +125,7 @@ class BallView(Widget):
             Color(*hex_rgba("#9aa0a6"))  # an edge, so the 8 shows on the dark background
             Line(circle=(cx, cy, radius), width=max(1.0, diameter * 0.015))
             if self.number:  # a large disc: the 1 and the 9 are both yellow, the number tells them apart
-                disc = ball * 0.8
+                disc = ball * 0.74
                 Color(*hex_rgba("#ffffff"))
                 Ellipse(pos=(cx - disc / 2, cy - disc / 2), size=(disc, disc))
         self._label.text = str(self.number) if self.number else ""
@@ -136,7 +136,8 @@ class BallView(Widget):
 
 
 class FitText:
-    """Text that is never cut: it wraps to the widget's width and shrinks from ``max_font`` until every line fits.
+    """Text that is never cut: it wraps to the widget's width and shrinks from ``max_font`` until every line fits
+    (and no word is broken across two lines).
 
     Layout says how large text may be (``max_font``, in the kv files); this makes it as large as fits, so a
     20-character name or a longer sentence in another language is smaller rather than clipped.
@@ -163,7 +164,8 @@ class FitText:
             self.font_size = size
             self.texture_update()
             fits = self.texture_size[0] <= width + 1 and self.texture_size[1] <= height
-            if fits or size <= self.min_font:
+            whole_words = len(self._label._cached_lines) <= len(self.text.split())  # no word broken across lines
+            if (fits and whole_words) or size <= self.min_font:
                 return
             size = max(self.min_font, size * 0.92)
 

@@ -665,7 +665,7 @@ def test_what_a_player_reads_from_three_metres_is_28_px_high_at_800x480(screen, 
     started(screen, table, players=LONG_NAMES)
     table.play(*LEGAL_BREAK, *BAD_HIT, *BAD_HIT, *BAD_HIT, *BAD_HIT)
     screen.wait_for(lambda: screen.text("warning"), "the 5.13 banner")
-    assert screen.text("status") == "Zvonimir Ćosić-Šarić to shoot: BALL IN HAND"
+    assert screen.text("status") == "Zvonimir Ćosić-Šarić to shoot:\nBALL IN HAND"  # never "BALL / IN HAND"
     readable = {"shooter and ball in hand": screen.widget("status"), "the 5.13 warning": screen.widget("warning"),
                 "a score": screen.widget("player0").ids.score, "the other score": screen.widget("player1").ids.score,
                 "the 9": screen.ball(9, "balls")._label, "the 1": screen.ball(1, "balls")._label}
