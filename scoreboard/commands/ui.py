@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ.setdefault(name, value)
     from scoreboard.ui.app import run as run_app
 
-    return run_app(socket_path, config=config, size=args.size, fullscreen=args.fullscreen)
+    return run_app(socket_path, config=config, size=args.size, fullscreen=args.fullscreen, note=args.note)
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -57,4 +57,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     ui.add_argument("--size", metavar="WxH", type=parse_size, default=(800, 480),
                     help="the window size in pixels (default 800x480)")
     ui.add_argument("--fullscreen", action="store_true", help="fill the screen (the Pi's touchscreen, a TV)")
+    ui.add_argument("--note", metavar="TEXT", default="",
+                    help="a word shown on the live screen under the rack (devetka demo: SIMULATED)")
     ui.set_defaults(run=run)

@@ -342,7 +342,8 @@ class Touchscreen:
         from scoreboard.sim.touchscreen import start_ui
 
         env = dict(os.environ, KIVY_NO_CONSOLELOG="1")  # Kivy's chatter off; its errors and ours still come
-        self.process = start_ui(socket_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.process = start_ui(socket_path, env=env, note="SIMULATED", stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)  # a simulated table, marked as one on the screen
         self.shown = threading.Event()
         threading.Thread(target=self._relay, name="demo touchscreen", daemon=True).start()
 

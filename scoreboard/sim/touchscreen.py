@@ -9,7 +9,7 @@ from pathlib import Path
 
 
 def start_ui(socket_path: str | os.PathLike, *, config: str | os.PathLike | None = None,
-             size: str | None = "800x480", fullscreen: bool = False, env: dict[str, str] | None = None,
+             size: str | None = "800x480", fullscreen: bool = False, env: dict[str, str] | None = None, note: str = "",
              **popen: object) -> subprocess.Popen:
     """Start ``devetka ui`` as a child process on ``socket_path`` (it waits for the daemon by itself).
 
@@ -24,5 +24,7 @@ def start_ui(socket_path: str | os.PathLike, *, config: str | os.PathLike | None
         command += ["--size", size]
     if fullscreen:
         command.append("--fullscreen")
+    if note:
+        command += ["--note", note]
     environment = dict(os.environ if env is None else env)
     return subprocess.Popen(command, env=environment, **popen)

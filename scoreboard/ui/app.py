@@ -526,6 +526,8 @@ class DevetkaApp(App):
     typing_into = ObjectProperty(None, allownone=True)
     """The text field the on-screen keyboard types into (None: the keyboard is hidden)."""
     shift = BooleanProperty(False)
+    note = StringProperty("")
+    """A word on the live screen from whoever started the app (``devetka ui --note``): the demo's "SIMULATED"."""
     message = StringProperty("")
     """The last refusal or failure, in the daemon's words, until the next tap or a few seconds."""
     u = NumericProperty(1.0)
@@ -534,8 +536,9 @@ class DevetkaApp(App):
                     "settings")
     title = "Devetka"
 
-    def __init__(self, socket_path: str, config: Any = None, **kwargs: Any) -> None:
+    def __init__(self, socket_path: str, config: Any = None, note: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.note = note
         from scoreboard.referee.config import Config
 
         self.socket_path = socket_path
@@ -788,7 +791,8 @@ class DevetkaApp(App):
                 "race": list(state.get("race") or defaults.race), "breaker": 0, "rules": dict(rules)}
 
 
-def run(socket_path: str, config: Any = None, size: tuple[int, int] | None = None, fullscreen: bool = False) -> int:
+def run(socket_path: str, config: Any = None, size: tuple[int, int] | None = None, fullscreen: bool = False,
+        note: str = "") -> int:
     """Open the window and run the app until it is closed; returns the exit status.
 
     Kivy's environment (``command.KIVY_ENV``) must be set before this module is imported.
@@ -801,5 +805,5 @@ def run(socket_path: str, config: Any = None, size: tuple[int, int] | None = Non
     if fullscreen:
         KivyConfig.set("graphics", "fullscreen", "auto")
     KivyConfig.set("kivy", "exit_on_escape", "0")
-    DevetkaApp(socket_path=socket_path, config=config).run()
+    DevetkaApp(socket_path=socket_path, config=config, note=note).run()
     return 0

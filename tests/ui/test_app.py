@@ -708,3 +708,12 @@ def test_racking_mid_rack_lasts_until_the_next_strike_and_shows_while_it_lasts(s
                     "the racking banner over the warning")
     table.play({"type": "strike"})
     screen.wait_for(lambda: not screen.text("warning").startswith("RACKING"), "racking over at the strike")
+
+
+def test_a_note_from_whoever_started_the_screen_shows_under_the_rack(screen, table):
+    """Bug 9: nothing marked the demo's match as simulated (``devetka demo`` starts ``devetka ui --note SIMULATED``)."""
+    started(screen, table)
+    assert not screen.visible(screen.widget("note"))
+    screen.app.note = "SIMULATED"
+    screen.frames(2)
+    assert screen.visible(screen.widget("note")) and screen.text("note") == "SIMULATED" and screen.cut() == []

@@ -54,3 +54,4 @@ def test_a_bad_size_is_refused_with_what_was_expected(capsys):
     assert exit_.value.code == 2
     assert "expected WIDTHxHEIGHT in pixels, e.g. 800x480, got 'big'" in capsys.readouterr().err
     assert parser().parse_args(["ui", "--size", "1920x1080", "--fullscreen"]).size == (1920, 1080)
+    assert parser().parse_args(["ui", "--note", "SIMULATED"]).note == "SIMULATED"
