@@ -480,6 +480,7 @@ def test_screenshots_of_an_apa_match_and_the_profile_picker(screen, table, size)
     screen.type("Ana")
     screen.tap_id("name1")
     screen.type("Ben")
+    screen.tap_key("Done")
     screen.wait_for(lambda: screen.text("profile") == "Rules: Own options", "the config's own options")
     screen.tap_id("profile")
     screen.wait_for(lambda: screen.text("profile") == "Rules: WPA", "the profiles served")
@@ -578,10 +579,12 @@ def test_a_double_tap_is_one_press_on_one_screen(screen, table):
     sent: list[dict] = []
     send = screen.app.send
     screen.app.send = lambda request: (sent.append(request), send(request))  # what each touch made the app send
+    changed: list[float] = []
+    screen.app.manager.bind(current=lambda *_args: changed.append(time.time()))
     screen.touch_at(x, y)
-    screen.wait_for(lambda: screen.current == "live", "the live screen after the undo")
-    screen.frames(2)
-    screen.touch_at(x, y)  # the double click's second click, a few frames later
+    live = screen.app.manager.get_screen("live")
+    screen.wait_for(lambda: screen.app.manager.children == [live], "the live screen alone on the glass")
+    screen.touch_at(x, y, began=changed[-1] + 0.03)  # the double click's second click, 30 ms into the new screen
     screen.frames(3)
     assert sent == [{"type": "undo"}] and not screen.app.message  # nothing from Racking, not even its why
     state = table.play({"cmd": "state"})
@@ -593,7 +596,7 @@ def test_a_double_tap_is_one_press_on_one_screen(screen, table):
     key = next(w for w in screen.widget("keypad", "settings").children if w.text == "1")
     settled(screen)
     screen.touch_at(*key.to_window(*key.center))
-    screen.touch_at(*key.to_window(*key.center))  # a double click: one digit
+    screen.touch_at(*key.to_window(*key.center), began=key.released_at + 0.03)  # a double click: one digit
     assert screen.text("dots") == "*"
     time.sleep(0.2)
     screen.touch_at(*key.to_window(*key.center))

@@ -95,11 +95,16 @@ class Touchscreen:
             self.frames()
         self.touch_at(*widget.to_window(*widget.center))
 
-    def touch_at(self, x: float, y: float, hold_frames: int = 1) -> None:
-        """A finger down and up at window pixel (x, y), with no wait for any guard: a double tap, as it comes."""
+    def touch_at(self, x: float, y: float, hold_frames: int = 1, began: float | None = None) -> None:
+        """A finger down and up at window pixel (x, y), with no wait for any guard: a double tap, as it comes.
+
+        ``began``: when the finger came down (``time.time()``), for a click spaced from the last by the test,
+        however slowly this machine draws its frames."""
         from kivy.tests.common import UnitTestTouch
 
         touch = UnitTestTouch(x, y)
+        if began is not None:
+            touch.time_start = touch.time_update = began
         touch.touch_down()
         self.frames(hold_frames)
         touch.touch_up()
