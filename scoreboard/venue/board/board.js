@@ -25,10 +25,10 @@
   const ONE = params.get("table");
   const PREFIX = params.get("prefix") || "devetka";
   const SILENCE_S = Number(params.get("silence_s")) > 0 ? Number(params.get("silence_s")) : 30;
-  // The highest QoS the board subscribes at: 1 with one broker, 0 with several (a NATS cluster), where a QoS 1
-  // subscriber makes the tables' QoS 1 publishes on its topics go through JetStream, which times out while JetStream
-  // elects a leader, and NATS then drops the publishing bridge. For a board with a clean session the two differ only
-  // while it is disconnected, when it loses its session anyway.
+  // The highest QoS the board subscribes at: 1 with one broker, 0 with several (a NATS cluster), where each QoS 1
+  // subscription is a JetStream consumer, refused or slow for seconds while JetStream elects a leader, where QoS 0
+  // needs no JetStream. For a board with a clean session the two differ only while it is disconnected, when it loses
+  // its session anyway.
   const BROKERS = (params.get("broker") || "").split(",").filter((url) => url.trim()).length;
   const QOS = params.get("qos") === "0" || params.get("qos") === "1" ? Number(params.get("qos"))
     : (BROKERS > 1 ? 0 : 1);
