@@ -26,6 +26,9 @@ KEEPALIVE_S = 10
 #: Reconnect backoff: from 1 s up to 5 s between tries ("decorrelated jitter"). Mosquitto 2.0.11 ignores the one-number
 #: form of restart_timeout (it keeps its default, 5 s up to 30 s) but honours this two-number one.
 RESTART_TIMEOUT_S = (1, 5)
+#: The same to a NATS cluster: while JetStream elects a leader after losing a node, each try fails after NATS's 4 s
+#: timeout (every QoS 1 publish is stored in JetStream on 2.9.10), so the pause between tries is kept short.
+CLUSTER_RESTART_TIMEOUT_S = (1, 2)
 #: The table's topics that go to the venue (docs/mqtt.md). Named one by one rather than ``devetka/<table>/#``: the
 #: bridge's own notification topic is under the table's prefix too, and Mosquitto 2.0.11 would also forward its
 #: local copies (the ``0`` it publishes locally for every failed try, queued while the venue is away) after the
@@ -93,7 +96,7 @@ def render_table_bridge(table_id: str, host: str, port: int, user: str, password
                       "# NATS speaks plain MQTT 3.1.1 and refuses Mosquitto's private bridge protocol.",
                       "try_private false"]
     prefix = f"devetka/{table_id}"
-    base, cap = RESTART_TIMEOUT_S
+    base, cap = CLUSTER_RESTART_TIMEOUT_S if others else RESTART_TIMEOUT_S
     lines = [
         "# This table's broker bridged to the venue's (docs/venue.md). Made by deploy/install.sh --venue from",
         "# scoreboard/venue/bridge.py; `install.sh --no-venue` removes it. It holds the table's venue password.",

@@ -16,7 +16,9 @@ NATS subjects: the MQTT topic ``devetka/t1/state`` is the subject ``devetka.t1.s
   the topic's subject;
 - a publish the rights deny is acknowledged (PUBACK) and dropped, as on Mosquitto; anonymous MQTT clients, over TCP
   and WebSocket alike, are the ``mqtt { no_auth_user }``, here the read-only ``reader``;
-- no user may publish on ``$JS.API.>``, so no one can delete or purge the MQTT streams.
+- no user may publish on ``$JS.API.>``, so no one can delete or purge the MQTT streams;
+- every QoS 1 publish is stored in JetStream (the ``$MQTT_msgs`` stream), whoever subscribes: while JetStream
+  elects a leader it times out after 4 s and NATS drops the publisher (a table's bridge), which tries again.
 
 >>> print(render_node(2, parse_peers("bar-a,bar-b,bar-c"), {"t1": "pw"}, "secret").splitlines()[3])
 server_name: devetka-2

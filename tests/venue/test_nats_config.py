@@ -102,15 +102,17 @@ def test_a_tables_bridge_to_a_cluster_goes_to_every_node_within_what_nats_takes(
     assert "addresses venue-a:1883 venue-b:1883 venue-c:1884" in lines
     assert {"round_robin true", "try_private false", "bridge_protocol_version mqttv311"} <= set(lines)
     assert not any(line.startswith("address ") for line in lines)
+    assert "restart_timeout 1 2" in lines  # quick tries: each one during an election costs NATS's 4 s timeout
     topics = [line.split() for line in lines if line.startswith("topic ")]
     assert topics and all(len(words) == 4 and words[2] == "out" and words[3] in ("0", "1") and " " not in words[1]
                           for words in topics)  # QoS 1 at most, no spaces: NATS refuses QoS 2 and spaces
     # One venue broker: the text is what it was, one address and Mosquitto's own bridge protocol.
     alone = bridge.render_table_bridge("bar1", "venue-a", 1883, "bar1", "pw").splitlines()
     assert "address venue-a:1883" in alone and "try_private false" not in alone
-    assert [line for line in alone if not line.startswith("address")] == [
+    assert "restart_timeout 1 5" in alone
+    assert [line for line in alone if not line.startswith(("address", "restart_timeout"))] == [
         line for line in lines if line not in ("round_robin true", "try_private false")
-        and not line.startswith(("addresses", "# Every node", "# NATS speaks"))]
+        and not line.startswith(("addresses", "# Every node", "# NATS speaks", "restart_timeout"))]
     with pytest.raises(ValueError, match="port"):
         bridge.render_table_bridge("bar1", "venue-a", 1883, "bar1", "pw", others=[("venue-b", 0)])
 

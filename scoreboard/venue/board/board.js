@@ -16,7 +16,7 @@
  * The venue broker may be one Mosquitto or several nodes of a NATS cluster: ?broker=URL,URL,... lists them, and
  * each (re)connect goes to the next after the one that was lost or refused the connection. A refused subscription
  * is asked again, with a growing pause, until the broker grants it: a NATS cluster refuses QoS 1 subscriptions
- * (SUBACK 0x80) for some seconds while its JetStream elects a new leader, so QoS 0 comes first.
+ * (SUBACK 0x80) for some seconds while its JetStream elects a new leader (QoS 0 stands in meanwhile).
  */
 (() => {
   "use strict";
@@ -25,10 +25,10 @@
   const ONE = params.get("table");
   const PREFIX = params.get("prefix") || "devetka";
   const SILENCE_S = Number(params.get("silence_s")) > 0 ? Number(params.get("silence_s")) : 30;
-  // The highest QoS the board subscribes at: 1 with one broker, 0 with several (a NATS cluster), where a QoS 1
-  // subscriber makes the tables' QoS 1 publishes on its topics go through JetStream, which times out while JetStream
-  // elects a leader, and NATS then drops the publishing bridge. For a board with a clean session the two differ only
-  // while it is disconnected, when it loses its session anyway.
+  // The highest QoS the board subscribes at: 1 with one broker, 0 with several (a NATS cluster), where each QoS 1
+  // subscription is a JetStream consumer, refused or slow for seconds while JetStream elects a leader, where QoS 0
+  // needs no JetStream. For a board with a clean session the two differ only while it is disconnected, when it loses
+  // its session anyway.
   const BROKERS = (params.get("broker") || "").split(",").filter((url) => url.trim()).length;
   const QOS = params.get("qos") === "0" || params.get("qos") === "1" ? Number(params.get("qos"))
     : (BROKERS > 1 ? 0 : 1);
@@ -42,7 +42,7 @@
 
   const board = {
     tables: new Map(), // id -> table record
-    // refusals: subscriptions refused so far; meanwhile: the QoS 1 topics still at QoS 0, not granted QoS 1 yet
+    // refusals: subscriptions refused so far; meanwhile: QoS 1 topics refused and taken at QoS 0 until granted
     link: { up: false, since: Date.now(), ever: false, refusals: 0, meanwhile: [] },
     received: {}, // id -> state messages received (drawn or not), for the tests
     url: null, // the broker this (re)connect goes to, one of urls
@@ -380,15 +380,15 @@
   const RESUBSCRIBE_MS = [250, 500, 1000, 2000, 4000, 5000];
   let generation = 0; // one per connection: what a lost connection still had pending is dropped
 
-  // Subscribe to every topic; the link is up once each is granted. A QoS 1 topic is taken at QoS 0 first and then
-  // asked at QoS 1: on NATS a QoS 1 subscription needs a JetStream consumer, which is refused (SUBACK 0x80, after
-  // some seconds) while JetStream elects a leader, where QoS 0 is granted at once. For a board with a clean session
-  // the two differ only while it is disconnected, when it loses its session anyway. A refused subscription is asked
-  // again, with a growing pause, until granted.
+  // Subscribe to every topic at its QoS in one SUBSCRIBE (its one SUBACK comes before the retained messages, so the
+  // link is up before the first state is drawn); the link is up once each is granted. A refused subscription is
+  // asked again topic by topic, with a growing pause, until granted; a refused QoS 1 one is taken at QoS 0
+  // meanwhile (a NATS node refuses QoS 1 subscriptions, after a 4 s timeout, while JetStream elects a leader, and
+  // grants QoS 0 at once; for a board with a clean session the two differ only while it is disconnected).
   function subscribeAll(client, topics) {
     const mine = ++generation;
     const pending = new Set(Object.keys(topics));
-    board.link.meanwhile = Object.keys(topics).filter((topic) => topics[topic].qos > 0);
+    board.link.meanwhile = [];
     const granted = (topic) => {
       pending.delete(topic);
       if (!pending.size && !board.link.up) {
@@ -396,6 +396,13 @@
         board.link.ever = true;
         schedule();
       }
+    };
+    const later = (attempt, then) => {
+      const pause = RESUBSCRIBE_MS[Math.min(attempt, RESUBSCRIBE_MS.length - 1)] * (0.75 + Math.random() / 2);
+      setTimeout(() => {
+        if (mine === generation && client.connected) then();
+      }, pause);
+      return pause;
     };
     const ask = (topic, qos, attempt, then) => {
       client.subscribe(topic, { qos }, (error) => {
@@ -405,25 +412,32 @@
           return;
         }
         board.link.refusals += 1;
-        const pause = RESUBSCRIBE_MS[Math.min(attempt, RESUBSCRIBE_MS.length - 1)] * (0.75 + Math.random() / 2);
+        const pause = later(attempt, () => ask(topic, qos, attempt + 1, then));
         console.warn(`board: subscription to ${topic} at QoS ${qos} refused (${error.message}),`
           + ` asking again in ${pause | 0} ms`);
-        setTimeout(() => {
-          if (mine === generation && client.connected) ask(topic, qos, attempt + 1, then);
-        }, pause);
       });
     };
-    for (const topic of Object.keys(topics)) {
-      const qos = topics[topic].qos;
-      ask(topic, 0, 0, () => {
-        granted(topic);
-        if (qos > 0) {
-          ask(topic, qos, 0, () => {
-            board.link.meanwhile = board.link.meanwhile.filter((other) => other !== topic);
-          });
+    client.subscribe(topics, (error, subscriptions, packet) => {
+      if (mine !== generation) return;
+      const codes = (packet && packet.granted) || [];
+      Object.keys(topics).forEach((topic, i) => {
+        if (!error || (codes[i] !== undefined && (codes[i] & 0x80) === 0)) {
+          granted(topic);
+          return;
         }
+        board.link.refusals += 1;
+        const qos = topics[topic].qos;
+        if (qos > 0) board.link.meanwhile.push(topic);
+        later(0, () => {
+          ask(topic, 0, 1, () => granted(topic));
+          if (qos > 0) {
+            ask(topic, qos, 1, () => {
+              board.link.meanwhile = board.link.meanwhile.filter((other) => other !== topic);
+            });
+          }
+        });
       });
-    }
+    });
   }
 
   function linkDown() {
