@@ -81,15 +81,17 @@ class Stamps:
 
 
 def latencies(stamps: dict[tuple[str, int, int], float], drawn: list[dict]) -> list[float]:
-    """For each stamped state, the ms to the first repaint of it (or a later seq of the same match and table)."""
+    """For each stamped state, the ms to the first repaint (in the page's order) of it or of a later seq of the same
+    match and table. Not "the first repaint stamped after it": the page's clock and ours differ by a few ms, and a
+    repaint stamped just before the state would otherwise be skipped for the next state's, seconds later."""
     by_table: dict[str, list[tuple[int, int, float]]] = {}
     for entry in drawn:
         by_table.setdefault(entry["table"], []).append((entry.get("match") or 0, entry["seq"], entry["t"]))
     out = []
     for (table, match, seq), stored in stamps.items():
-        shown = [t for (m, s, t) in by_table.get(table, ()) if m == match and s >= seq and t >= stored]
-        if shown:
-            out.append(min(shown) - stored)
+        shown = next((t for (m, s, t) in by_table.get(table, ()) if m == match and s >= seq), None)
+        if shown is not None:
+            out.append(shown - stored)
     return out
 
 
