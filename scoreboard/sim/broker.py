@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from scoreboard.sim.children import die_with_parent
+
 #: Where Debian puts the broker (``/usr/sbin`` is not on every user's PATH).
 _PLACES = ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto")
 START_TIMEOUT = 30.0  # generous: a loaded two-core machine
@@ -153,6 +155,7 @@ class PrivateBroker:
         log_path.write_bytes(b"")
         with open(log_path, "ab") as log:
             self.process = subprocess.Popen([binary, "-c", str(config)], stdin=subprocess.DEVNULL,
+                                            preexec_fn=die_with_parent,
                                             stdout=log, stderr=log)
         deadline = time.monotonic() + START_TIMEOUT
         while " running" not in self.log:  # "mosquitto version 2.0.11 running": its listener is open

@@ -22,6 +22,7 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from scoreboard.sim.children import die_with_parent
 from scoreboard.venue import nats
 
 _PLACES = ("/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server")
@@ -130,7 +131,7 @@ class NatsCluster:
         path.write_text(self.config(node))
         with open(node.folder / "nats.log", "ab") as log:
             node.process = subprocess.Popen([self.binary, "-c", str(path)], stdin=subprocess.DEVNULL, stdout=log,
-                                            stderr=log, start_new_session=True)
+                                            stderr=log, start_new_session=True, preexec_fn=die_with_parent)
         if wait:
             self.wait_ready(number)
         return node

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scoreboard.sim.broker import BrokerError, ConfiguredBroker, free_port
+from scoreboard.sim.children import die_with_parent
 from scoreboard.sim.demo import HELD, has_display
 from scoreboard.sim.nats_cluster import ClusterError
 from scoreboard.venue import bridge
@@ -136,7 +137,8 @@ class Table:
                    "--racks", str(options.racks), "--speed", f"{options.speed:g}",
                    "--broker", f"127.0.0.1:{self.broker.port}", "--store", str(self.store)]
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True, start_new_session=True)
+                                        stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                                        preexec_fn=die_with_parent)
         self.played = threading.Event()
         self.ended = threading.Event()
         self.output: list[str] = []

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import orjson
 
@@ -129,6 +130,29 @@ def test_on_a_nats_cluster_every_node_keeps_every_table_and_the_survivors_after_
         if venue.poll() is None:
             venue.kill()
             venue.wait()
+
+
+def test_a_venue_demo_killed_outright_takes_its_tables_and_brokers_with_it(tmp_path):
+    """SIGKILL runs no handler: each child ends by the parent-death signal (scoreboard/sim/children.py)."""
+    venue = subprocess.Popen([*DEVETKA, "venue-demo", "--tables", "2", "--racks", "1", "--speed", "50",
+                              "--store-dir", str(tmp_path), "--headless"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    said: list[str] = []
+    try:
+        until(lines_of(venue), ALL_DONE, said)
+        children = subprocess.run(["pgrep", "-P", str(venue.pid)], capture_output=True, text=True).stdout.split()
+        assert len(children) >= 5, said  # the venue broker, and per table its broker and its demo
+    finally:
+        venue.kill()
+        venue.wait()
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        alive = [pid for pid in children if Path(f"/proc/{pid}").exists()
+                 and "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()]
+        if not alive:
+            break
+        assert time.monotonic() < deadline, f"still running after venue-demo was killed: {alive}"
+        time.sleep(0.1)
 
 
 def test_bad_options_are_refused_with_exit_2():
