@@ -170,7 +170,7 @@ class Service:
         if not reply.ok:
             log.warning("sensor input %s not applied: %s", report.TYPE, reply.error)
         if reply.changed:
-            self.changed()
+            self.changed(reply.state)
 
     def settle_if_due(self) -> None:
         """The settle timer's ``settle``, once the table is quiet: the turn passes with no one tapping."""
@@ -178,9 +178,11 @@ class Service:
         if reply is not None and not reply.ok:
             log.warning("the table was quiet but the settle was not applied: %s", reply.error)
         if reply is not None and reply.changed:
-            self.changed()
+            self.changed(reply.state)
 
-    def changed(self) -> None:
-        message = self.state()
+    def changed(self, state: dict[str, Any] | None = None) -> None:
+        """Every watcher gets the state; an applied input's reply already holds it (sensors and the settle timer,
+        the hot path): its served actions are not tried on the fold a second time."""
+        message = self.state() if state is None else dict(state, type="state")
         for watcher in list(self._watchers):
             watcher(message)
