@@ -23,9 +23,8 @@ from pathlib import Path
 
 import orjson
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
-
 from _common import load_average, machine
+from paho.mqtt.enums import CallbackAPIVersion
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
