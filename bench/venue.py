@@ -81,17 +81,20 @@ class Stamps:
 
 
 def latencies(stamps: dict[tuple[str, int, int], float], drawn: list[dict]) -> list[float]:
-    """For each stamped state, the ms to the first repaint (in the page's order) of it or of a later seq of the same
-    match and table. Not "the first repaint stamped after it": the page's clock and ours differ by a few ms, and a
-    repaint stamped just before the state would otherwise be skipped for the next state's, seconds later."""
+    """For each stamped state, the ms to the first repaint of it or of a later state of its table (by match, seq).
+
+    No repaint is left out for coming before the stamp: the page's clock (``performance.timeOrigin`` + ``now()``)
+    and Python's ``time.time()`` differ by a few ms, and skipping the state's own repaint would count the next
+    state's, seconds later at a table's pace. A repaint of (match, seq) or later cannot come before the state was
+    stored, so a value below 0 is that clock difference."""
     by_table: dict[str, list[tuple[int, int, float]]] = {}
     for entry in drawn:
         by_table.setdefault(entry["table"], []).append((entry.get("match") or 0, entry["seq"], entry["t"]))
     out = []
     for (table, match, seq), stored in stamps.items():
-        shown = next((t for (m, s, t) in by_table.get(table, ()) if m == match and s >= seq), None)
-        if shown is not None:
-            out.append(shown - stored)
+        shown = [t for (m, s, t) in by_table.get(table, ()) if (m, s) >= (match, seq)]
+        if shown:
+            out.append(min(shown) - stored)
     return out
 
 

@@ -95,24 +95,6 @@ def serve_board() -> http.server.ThreadingHTTPServer:
     return server
 
 
-def to_tile(stamps: dict[tuple[str, int, int], float], drawn: list[dict]) -> list[float]:
-    """For each stamped state, the ms to the first repaint of it or of a later state of its table (by match, seq).
-
-    Unlike bench/venue.py's ``latencies`` no repaint is left out for coming before the stamp: the page's clock
-    (``performance.timeOrigin`` + ``now()``) and Python's ``time.time()`` differ by a few ms, and leaving out the
-    state's own repaint then counts the next state's, seconds later at a table's pace. A repaint of (match, seq) or
-    later cannot come before the state was stored, so a value below 0 is that clock difference."""
-    by_table: dict[str, list[tuple[int, int, float]]] = {}
-    for entry in drawn:
-        by_table.setdefault(entry["table"], []).append((entry.get("match") or 0, entry["seq"], entry["t"]))
-    out = []
-    for (table, match, seq), stored in stamps.items():
-        shown = [t for (m, s, t) in by_table.get(table, ()) if (m, s) >= (match, seq)]
-        if shown:
-            out.append(min(shown) - stored)
-    return out
-
-
 def summary(values: list[float]) -> str:
     if not values:
         return "no state both stamped and drawn"
@@ -164,9 +146,7 @@ def run(count: int, seconds: float, speed: float) -> None:
                 stamped, drawn, (on_node,) = phase(stamps, browser, seconds, at_node)
                 elapsed = time.monotonic() - began
                 print(f"({count} tables, 3 nodes) load average {load_average()}")
-                print(f"({count} tables, 3 nodes) input to tile: {summary(to_tile(stamped, drawn))} (with "
-                      f"bench/venue.py's latencies(), which leaves out a repaint stamped before the state: "
-                      f"{summary(latencies(stamped, drawn))})")
+                print(f"({count} tables, 3 nodes) input to tile: {summary(latencies(stamped, drawn))}")
                 hop = [on_node[key] - at for key, at in stamped.items() if key in on_node]
                 arrived = {(a["table"], a.get("match") or 0, a["seq"]): a["t"]
                            for a in reversed(browser.evaluate("window.benchArrived"))}
@@ -174,7 +154,7 @@ def run(count: int, seconds: float, speed: float) -> None:
                 to_page = [arrived[key] - at for key, at in on_node.items() if key in arrived]
                 print(f"({count} tables, 3 nodes) of which table broker to node 1 (the bridge): {summary(hop)}; "
                       f"node 1 to the page's MQTT.js: {summary(to_page)}; the page's MQTT.js to the repaint: "
-                      f"{summary(to_tile(arrived, drawn))}")
+                      f"{summary(latencies(arrived, drawn))}")
                 for number, pid in pids.items():
                     print(f"({count} tables) node {number}: {100 * (cpu_seconds([pid]) - cpu[number]) / elapsed:.1f}%"
                           f" of a core, {resident_mb([pid]):.1f} MB resident")
@@ -199,13 +179,13 @@ def run(count: int, seconds: float, speed: float) -> None:
                 refusals = browser.evaluate("window.devetkaBoard.link.refusals")
                 print(f"({count} tables, node 1 killed) the board's subscriptions refused meanwhile: {refusals}")
                 print(f"({count} tables, node 1 killed) input to tile over the phase: "
-                      f"{summary(to_tile(stamped, drawn))}")
+                      f"{summary(latencies(stamped, drawn))}")
                 # (3) the two nodes left.
                 cpu = {number: cpu_seconds([pid]) for number, pid in pids.items() if number != 1}
                 began = time.monotonic()
                 stamped, drawn, _ = phase(stamps, browser, seconds)
                 elapsed = time.monotonic() - began
-                print(f"({count} tables, 2 nodes) input to tile: {summary(to_tile(stamped, drawn))}")
+                print(f"({count} tables, 2 nodes) input to tile: {summary(latencies(stamped, drawn))}")
                 for number, pid in pids.items():
                     if number != 1:
                         print(f"({count} tables, 2 nodes) node {number}: "
