@@ -47,13 +47,7 @@ venue_nats_node() {
     directory 0750 nats:nats "$NATS_STORE/devetka"
     # The board's page, as on the Mosquitto venue's box: NATS serves no files, so a kiosk here opens it as a file
     # (file:///usr/share/devetka/board/index.html?broker=ws://NODE1:9001/mqtt,...).
-    directory 0755 root:root /usr/share/devetka
-    directory 0755 root:root "$VENUE_BOARD_DIR"
-    directory 0755 root:root "$VENUE_BOARD_DIR/vendor"
-    local file
-    for file in "${BOARD_FILES[@]}"; do
-        put 0644 root:root "$REPO/scoreboard/venue/board/$file" "$VENUE_BOARD_DIR/$file"
-    done
+    venue_board_page
     # This box's MQTT port is NATS's now: the Mosquitto venue's config goes, and Debian's Mosquitto (which listens on
     # 127.0.0.1:1883 by itself) is stopped.
     remove "$VENUE_BROKER"
@@ -78,12 +72,7 @@ venue_nats_node() {
     local hosts=() node nodes=""
     IFS=',' read -r -a hosts <<<"$VENUE_PEERS"
     for node in "${hosts[@]}"; do nodes+="${nodes:+,}${node%%:*}:1883"; done
-    for id in "${fresh[@]}"; do
-        [[ " ${ids[*]} " == *" $id "* ]] || continue  # added and removed in one run
-        say "venue table $id: login $id, password ${secrets[$id]} (kept in $VENUE_TABLES)"
-        say "  on table $id: sudo deploy/install.sh --venue $nodes --venue-user $id --venue-password-file -"
-    done
-    if (( ${#ids[@]} )); then say "venue tables: ${ids[*]}"; else say "venue tables: none yet (--venue-add-table ID)"; fi
+    venue_say_tables "$nodes"
     (( VENUE_NODE != 1 )) || say "nodes 2, 3, ...: copy $VENUE_TABLES and $VENUE_CLUSTER_SECRET there first"
     say "done: node $VENUE_NODE of the venue's NATS cluster; tables bridge to port 1883 of every node, browsers"
     say "  read ws://NODE:9001/mqtt; the board: file://$VENUE_BOARD_DIR/index.html?broker=ws://NODE1:9001/mqtt,..."

@@ -225,13 +225,7 @@ venue_server() {
     write 0644 root:root "$VENUE_BROKER" <<<"$listeners"
     write 0600 mosquitto:mosquitto "$VENUE_ACL" <<<"$tables_acl"
     write 0644 root:root "$VENUE_BOARD_ACL" <<<"$readers_acl"
-    directory 0755 root:root /usr/share/devetka
-    directory 0755 root:root "$VENUE_BOARD_DIR"
-    directory 0755 root:root "$VENUE_BOARD_DIR/vendor"
-    local file
-    for file in "${BOARD_FILES[@]}"; do
-        put 0644 root:root "$REPO/scoreboard/venue/board/$file" "$VENUE_BOARD_DIR/$file"
-    done
+    venue_board_page
 
     [[ -f $P$VENUE_PASSWD ]] || : >"$P$VENUE_PASSWD"
     for id in "${ids[@]}"; do
@@ -261,14 +255,32 @@ venue_server() {
         command -v systemctl >/dev/null && machine systemctl enable mosquitto.service
     fi
 
-    for id in "${fresh[@]}"; do
-        [[ " ${ids[*]} " == *" $id "* ]] || continue  # added and removed in one run
-        say "venue table $id: login $id, password ${secrets[$id]} (kept in $VENUE_TABLES)"
-        say "  on table $id: sudo deploy/install.sh --venue $(hostname).local --venue-user $id --venue-password-file -"
-    done
-    if (( ${#ids[@]} )); then say "venue tables: ${ids[*]}"; else say "venue tables: none yet (--venue-add-table ID)"; fi
+    venue_say_tables "$(hostname).local"
     local over_tls=""
     (( ! ${#tls[@]} )) || over_tls=" (8883 over TLS)"
     say "done: tables bridge to port 1883$over_tls; readers: mqtt://$(hostname).local:1884," \
         "the board http://$(hostname).local:9001/"
+}
+
+# The board's page where a kiosk or http_dir finds it: /usr/share/devetka/board, the same on either engine.
+venue_board_page() {
+    directory 0755 root:root /usr/share/devetka
+    directory 0755 root:root "$VENUE_BOARD_DIR"
+    directory 0755 root:root "$VENUE_BOARD_DIR/vendor"
+    local file
+    for file in "${BOARD_FILES[@]}"; do
+        put 0644 root:root "$REPO/scoreboard/venue/board/$file" "$VENUE_BOARD_DIR/$file"
+    done
+}
+
+# Each table added in this run, its login and the line to run on it (--venue VENUE); then every table's id.
+# ids, fresh and secrets are venue_server's.
+venue_say_tables() {
+    local venue=$1 id
+    for id in "${fresh[@]}"; do
+        [[ " ${ids[*]} " == *" $id "* ]] || continue  # added and removed in one run
+        say "venue table $id: login $id, password ${secrets[$id]} (kept in $VENUE_TABLES)"
+        say "  on table $id: sudo deploy/install.sh --venue $venue --venue-user $id --venue-password-file -"
+    done
+    if (( ${#ids[@]} )); then say "venue tables: ${ids[*]}"; else say "venue tables: none yet (--venue-add-table ID)"; fi
 }
