@@ -17,6 +17,7 @@ SIGINT or SIGTERM, then exits with status 0.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import queue
@@ -24,12 +25,13 @@ import signal
 import sys
 import threading
 from collections import Counter
+from collections.abc import Callable
 from typing import TextIO
 
 import orjson
 
 from scoreboard.core.inputs import POCKETS, Cushion, Pocket, Strike, to_json
-from scoreboard.daemon.sources import SourceError, config_sources, gpio_source
+from scoreboard.daemon.sources import SourceError, config_sources, gpio_source, opened, serial_source
 from scoreboard.sensing.interface import Health, Report, Source
 
 SHORT = {"head_left": "HL", "head_right": "HR", "side_left": "SL", "side_right": "SR",
@@ -160,20 +162,11 @@ def build_sources(args: argparse.Namespace) -> list[Source]:
         return sources
     if gpio and (config is None or not config.sensors.gpio.lines()):
         raise SourceError("--gpio takes its pins from [sensors.gpio] of a config file: give --config FILE")
-    sources: list[Source] = []
-    try:
-        if serial_ports:
-            from firmware_bridge.source import SerialSource
-
-            baud = config.sensors.serial.baud if config is not None else None
-            sources += [SerialSource(path, **({"baudrate": baud} if baud else {})) for path in serial_ports]
-        if gpio:
-            sources.append(gpio_source(config))
-    except BaseException:
-        for source in sources:
-            source.close()
-        raise
-    return sources
+    baud = config.sensors.serial.baud if config is not None else None
+    makers: list[Callable[[], Source]] = [functools.partial(serial_source, path, baud) for path in serial_ports]
+    if gpio:
+        makers.append(functools.partial(gpio_source, config))
+    return opened(makers)
 
 
 def run_sensors(args: argparse.Namespace) -> int:

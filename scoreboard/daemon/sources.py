@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from scoreboard.referee.config import Config
 from scoreboard.sensing.interface import Source
 
@@ -12,19 +14,32 @@ class SourceError(Exception):
 
 def config_sources(config: Config) -> list[Source]:
     """The sources a table's config turns on: ``[sensors.serial]`` and ``[sensors.gpio]`` (what the daemon runs)."""
+    makers: list[Callable[[], Source]] = []
+    if config.sensors.serial.enabled:
+        makers.append(lambda: serial_source(config.sensors.serial.port, config.sensors.serial.baud))
+    if config.sensors.gpio.enabled:
+        makers.append(lambda: gpio_source(config))
+    return opened(makers)
+
+
+def opened(makers: Iterable[Callable[[], Source]]) -> list[Source]:
+    """Each source made in turn; when one cannot be, those already open are closed before the error goes on."""
     sources: list[Source] = []
     try:
-        if config.sensors.serial.enabled:
-            from firmware_bridge.source import SerialSource
-
-            sources.append(SerialSource(config.sensors.serial.port, baudrate=config.sensors.serial.baud))
-        if config.sensors.gpio.enabled:
-            sources.append(gpio_source(config))
+        for make in makers:
+            sources.append(make())
     except BaseException:
         for source in sources:
             source.close()
         raise
     return sources
+
+
+def serial_source(port: str, baud: int | None = None) -> Source:
+    """A microcontroller on a serial line (``firmware_bridge.source.SerialSource``), at ``baud`` or its default."""
+    from firmware_bridge.source import SerialSource
+
+    return SerialSource(port, **({"baudrate": baud} if baud else {}))
 
 
 def gpio_source(config: Config) -> Source:
