@@ -10,8 +10,9 @@ say each change of the link once.
 from __future__ import annotations
 
 import logging
-import os
 import sys
+
+from scoreboard.adapters.systemd import under_journal
 
 LEVELS = {-1: logging.ERROR, 0: logging.INFO, 1: logging.DEBUG}
 
@@ -36,7 +37,7 @@ def setup(command: str, verbosity: int = 0, stream=None) -> None:
     """Route the ``devetka`` loggers to ``stream`` (stderr) at the level ``verbosity`` chooses (-1, 0, 1)."""
     stream = sys.stderr if stream is None else stream
     handler = logging.StreamHandler(stream)
-    stamped = not os.environ.get("JOURNAL_STREAM") and hasattr(stream, "isatty") and stream.isatty()
+    stamped = not under_journal() and hasattr(stream, "isatty") and stream.isatty()
     prefix = "%(asctime)s " if stamped else ""
     handler.setFormatter(logging.Formatter(f"{prefix}devetka {command}: %(message)s", "%H:%M:%S"))
     root = logging.getLogger("devetka")
