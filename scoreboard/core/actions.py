@@ -22,6 +22,7 @@ from scoreboard.core.inputs import (
     FOUL_REASONS,
     Accept,
     Concede,
+    Extension,
     Foul,
     Identify,
     Input,
@@ -32,6 +33,7 @@ from scoreboard.core.inputs import (
     Rerack,
     Safety,
     Settle,
+    ShotClock,
     Stalemate,
     Timeout,
     Undo,
@@ -51,7 +53,11 @@ TAPS: dict[str, tuple[Input, str]] = {
     "safety": (Safety(), "This shot cannot be marked as a safety now."),
     "timeout": (Timeout(), "A timeout cannot be taken now."),
     "rerack": (Rerack(), "A re-rack may be asked for only after a failed break."),
+    "extension": (Extension(), "No extension can be taken now."),
+    "time_foul": (ShotClock(expired=True), "The shot clock is not running."),
 }
+#: The shot clock turned on and off (TR20): a player's or the venue's demand.
+CLOCK_SWITCHES = {"on": True, "off": False}
 
 Action = dict[str, Any]
 
@@ -69,6 +75,7 @@ def refused(why: str) -> dict[str, Any]:
     """Every tap refused for one reason: no match is being played."""
     no: Action = {"ok": False, "why": why}
     return {**{name: no for name in TAPS}, "settle": no, "foul": {reason: no for reason in FOUL_REASONS},
+            "shot_clock": {name: no for name in CLOCK_SWITCHES},
             "concede": {str(player): {scope: no for scope in CONCEDE_SCOPES} for player in (0, 1)},
             "identify": {str(ball): no for ball in range(1, 10)}, "off_table": {str(ball): no for ball in range(0, 10)}}
 
@@ -81,6 +88,8 @@ def actions(match: Match) -> dict[str, Any]:
                         else {"ok": False, "why": NO_SHOT_ON})
     served["foul"] = {reason: _tried(match, Foul(reason), "This foul cannot be called now.")
                       for reason in FOUL_REASONS}
+    served["shot_clock"] = {name: _tried(match, ShotClock(on=on), "The shot clock cannot be switched now.")
+                            for name, on in CLOCK_SWITCHES.items()}
     served["concede"] = {str(player): {scope: _tried(match, Concede(player, scope), "Nothing to concede now.")
                                        for scope in CONCEDE_SCOPES}
                          for player in (0, 1)}

@@ -47,6 +47,17 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "break_requirement": ("four_rails", "three_point"),
     "break_failure": ("foul", "option"),
 }
+#: The shot clock's options (WPA Tournament Regulation 20, docs/rules.md "The shot clock"): whole seconds, each
+#: with its bounds; ``check_clock`` checks them against each other.
+CLOCK_SECONDS: dict[str, tuple[int, int]] = {
+    "shot_clock_s": (10, 60),
+    "shot_clock_warning_s": (1, 59),
+    "shot_clock_extension_s": (5, 60),
+    "shot_clock_extensions": (0, 9),
+    "shot_clock_after_break_s": (10, 60),
+}
+#: The longest a shot may be timed after the break, whatever the options say (TR20: "not over 60 s").
+AFTER_BREAK_CAP_S = 60
 #: The profiles a match may be labelled with (``rules.profile``); their options are in ``core/profiles.py``.
 PROFILE_NAMES = ("wpa", "apa9", "bar")
 #: The options of the first release: written in every ``match_start`` with rules, as they always were.
@@ -74,6 +85,12 @@ class RuleOptions:
     break_requirement: str = "four_rails"
     break_failure: str = "foul"
     push_outs: bool = True
+    shot_clock: bool = False
+    shot_clock_s: int = 35
+    shot_clock_warning_s: int = 10
+    shot_clock_extension_s: int = 25
+    shot_clock_extensions: int = 1
+    shot_clock_after_break_s: int = 60
     profile: str | None = None
 
     JSON_NAMES: ClassVar[dict[str, str]] = {
@@ -88,6 +105,12 @@ class RuleOptions:
         "break_requirement": "break_requirement",
         "break_failure": "break_failure",
         "push_outs": "push_outs",
+        "shot_clock": "shot_clock",
+        "shot_clock_s": "shot_clock_s",
+        "shot_clock_warning_s": "shot_clock_warning_s",
+        "shot_clock_extension_s": "shot_clock_extension_s",
+        "shot_clock_extensions": "shot_clock_extensions",
+        "shot_clock_after_break_s": "shot_clock_after_break_s",
         "profile": "profile",
     }
 
@@ -109,7 +132,9 @@ class RuleOptions:
             for name, attr in (("push_outs", "push_outs"), ("three_foul_rule", "three_foul_rule")):
                 if values.setdefault(attr, False):
                     raise InputError(f'rules.{name} must be false under rules.scoring "apa": APA 9-ball has none')
-        return cls(**values)
+        options = cls(**values)
+        check_clock(options)
+        return options
 
     @property
     def apa(self) -> bool:
@@ -134,8 +159,23 @@ def check_option(name: str, value: Any) -> None:
     elif name == "profile":
         if value not in PROFILE_NAMES:
             raise InputError(f"rules.profile must be {_either(PROFILE_NAMES)}, not {_json(value)}")
+    elif name in CLOCK_SECONDS:
+        low, high = CLOCK_SECONDS[name]
+        if not _is_int(value) or not low <= value <= high:
+            raise InputError(f"rules.{name} must be a whole number from {low} to {high}, not {_json(value)}")
     elif not isinstance(value, bool):
         raise InputError(f"rules.{name} must be true or false")
+
+
+def check_clock(options: RuleOptions) -> None:
+    """The shot clock's options must fit together: the warning inside the limit, the limit after the break no
+    shorter than the limit (TR20: a longer limit after the break, 60 s at most)."""
+    if options.shot_clock_warning_s >= options.shot_clock_s:
+        raise InputError(f"rules.shot_clock_warning_s ({options.shot_clock_warning_s}) must be less than "
+                         f"rules.shot_clock_s ({options.shot_clock_s})")
+    if not options.shot_clock_s <= options.shot_clock_after_break_s <= AFTER_BREAK_CAP_S:
+        raise InputError(f"rules.shot_clock_after_break_s must be from rules.shot_clock_s ({options.shot_clock_s}) "
+                         f"to {AFTER_BREAK_CAP_S}, not {options.shot_clock_after_break_s}")
 
 
 _DEFAULT_OPTIONS = RuleOptions()
@@ -332,6 +372,27 @@ class Rerack:
 
 
 @dataclass(frozen=True, slots=True)
+class ShotClock:
+    """The shot clock turned on or off (``on``, a player's or the venue's demand), or run out (``expired``, written
+    by the daemon, whose clock it is: the fold sees no time). Exactly one of the two is set."""
+
+    TYPE: ClassVar[str] = "shot_clock"
+    on: bool | None = None
+    expired: bool | None = None
+    t: float | None = None
+    src: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Extension:
+    """The player due at the table takes his extension on the shot clock for this shot (once a rack)."""
+
+    TYPE: ClassVar[str] = "extension"
+    t: float | None = None
+    src: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Undo:
     """Takes back the last input that changed the state."""
 
@@ -356,6 +417,7 @@ class UndoShot:
 Input = (
     MatchStart | Strike | FirstContact | Cushion | Pocket | Identify | OffTable | PushOut
     | Accept | Pass | Foul | Miss | Settle | Stalemate | Concede | Undo | UndoShot | Safety | Timeout | Rerack
+    | ShotClock | Extension
 )
 ShotEvent = FirstContact | Cushion | Pocket | Identify | OffTable | Foul | Safety
 """The inputs that belong to a shot (``Shot.events``)."""
@@ -367,6 +429,7 @@ INPUT_TYPES: dict[str, type] = {
     for cls in (
         MatchStart, Strike, FirstContact, Cushion, Pocket, Identify, OffTable, PushOut,
         Accept, Pass, Foul, Miss, Settle, Stalemate, Concede, Undo, UndoShot, Safety, Timeout, Rerack,
+        ShotClock, Extension,
     )
 }
 
@@ -590,6 +653,17 @@ def _off_table(raw: dict[str, Any], t: float | None, src: str | None) -> OffTabl
     return _BUILD[OffTable](_ball(raw, "off_table", 0, required=True, nullable=False), t, src)
 
 
+def _shot_clock(raw: dict[str, Any], t: float | None, src: str | None) -> ShotClock:
+    on, expired = raw.get("on"), raw.get("expired")
+    if expired is None and isinstance(on, bool):
+        return _BUILD[ShotClock](on, None, t, src)
+    if on is None and expired is True:
+        return _BUILD[ShotClock](None, True, t, src)
+    given = ", ".join(f'"{name}": {_json(raw[name])}' for name in ("on", "expired") if name in raw) or "neither"
+    raise InputError('shot_clock needs either "on": true or false (the clock turned on or off) or "expired": true '
+                     f"(the clock ran out); it has {given}")
+
+
 def _bare(cls: type[_T]) -> Callable[[dict[str, Any], float | None, str | None], _T]:
     """The parser of an input with no fields of its own."""
     build = _BUILD[cls]
@@ -617,6 +691,8 @@ _PARSERS: dict[str, Callable[[dict[str, Any], float | None, str | None], Input]]
     "safety": _bare(Safety),
     "timeout": _bare(Timeout),
     "rerack": _bare(Rerack),
+    "shot_clock": _shot_clock,
+    "extension": _bare(Extension),
 }
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoreboard.core.rules import State, Verdict
+from scoreboard.core.rules import State, Verdict, clock
 from scoreboard.core.rules.apa import EMPTY_SHEET, timeouts_left
+from scoreboard.core.rules.clock import TIME_RULE
 from scoreboard.core.rules.three_fouls import warning
 
 
@@ -43,6 +44,8 @@ def shot_line(verdict: Verdict) -> dict[str, Any]:
             line["behind_head_string"] = True
         if after.break_choice:
             line["break_choice"] = True
+    if any(call.rule == TIME_RULE for call in verdict.calls):
+        line["time_foul"] = True
     if verdict.points_scored is not None:
         line["points_scored"] = verdict.points_scored
         line["safety"] = verdict.safety
@@ -95,6 +98,22 @@ def _state_extras(state: State) -> dict[str, Any]:
             innings=sheet.innings, dead_balls=sheet.dead_balls, rack_dead_balls=sheet.rack_dead,
             safeties=list(sheet.safeties), timeouts_left=timeouts_left(setup, table),
         )
+    if state.clock is not None or options.shot_clock:
+        extras["shot_clock"] = shot_clock(state)
     if options.profile is not None:
         extras["profile"] = options.profile
     return extras
+
+
+def shot_clock(state: State) -> dict[str, Any]:
+    """The shot clock as the rules see it: on or off, the seconds of the turn due now (null when it is not timed:
+    the break, a shot being played, a choice pending), the warning, each player's extensions left in the rack,
+    and whether this turn has its extension. When it runs out is the daemon's to say (its clock)."""
+    options = state.setup.options
+    on = state.clock is not None and state.clock.on
+    return {
+        "on": on, "limit": clock.turn_limit(state), "warning": options.shot_clock_warning_s,
+        "extension": options.shot_clock_extension_s,
+        "extensions_left": list(clock.extensions_left(options, state.clock, state.table.rack)),
+        "extended": clock.extended(state),
+    }

@@ -27,20 +27,21 @@ FILES_WANTED = 65536  # the soft limit of open files when the hard one is unboun
 
 
 async def settle_loop(service: Service, wake: asyncio.Event) -> None:
-    """Apply the settle timer's ``settle`` once the table is quiet.
+    """Apply the settle timer's ``settle`` once the table is quiet, and the shot clock's time foul once it runs out.
 
-    It sleeps until the timer's deadline, or until an input may have moved it (``wake``).
+    It sleeps until the nearer of the two deadlines, or until an input may have moved them (``wake``).
     """
     referee = service.referee
     while True:
-        deadline = referee.timer.deadline
-        timeout = None if deadline is None else max(0.0, deadline - referee.now())
+        deadlines = [d for d in (referee.timer.deadline, referee.shot_clock.next_wake()) if d is not None]
+        timeout = None if not deadlines else max(0.0, min(deadlines) - referee.now())
         try:
             await asyncio.wait_for(wake.wait(), timeout)
         except TimeoutError:
             pass
         wake.clear()
         service.settle_if_due()
+        service.shot_clock_if_due()
 
 
 def raise_file_limit() -> None:

@@ -69,7 +69,8 @@ class Replay:
             after = evolve(state, applied.item).state
             if type(applied.item) in NOTED:
                 text = note(state.setup.players, applied.item, after.table, state.table)
-                out.append((applied.position, Note(f"Rack {state.table.rack}: {text}")))
+                if text is not None:
+                    out.append((applied.position, Note(f"Rack {state.table.rack}: {text}")))
             state = after
         return out
 

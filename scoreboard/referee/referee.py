@@ -34,7 +34,18 @@ from typing import Any, NamedTuple
 
 from scoreboard.core import profiles
 from scoreboard.core.actions import actions, refused
-from scoreboard.core.inputs import Input, InputError, MatchStart, Strike, Undo, UndoShot, parse, to_json
+from scoreboard.core.inputs import (
+    Extension,
+    Input,
+    InputError,
+    MatchStart,
+    ShotClock,
+    Strike,
+    Undo,
+    UndoShot,
+    parse,
+    to_json,
+)
 from scoreboard.core.match import Match
 from scoreboard.core.output import shot_line, state_line
 from scoreboard.core.rules import RuleError, Step
@@ -42,6 +53,7 @@ from scoreboard.core.rules.words import explain, shot_in_brief
 from scoreboard.core.settle import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.core.stats import counts
 from scoreboard.referee.config import MatchConfig
+from scoreboard.referee.shot_clock import ShotClockTimer
 from scoreboard.referee.store import Store, StoreError, WriteError
 from scoreboard.sensing.interface import Health
 
@@ -106,8 +118,8 @@ class Referee:
     """
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.monotonic,
-                 settle_after: float = DEFAULT_SETTLE_AFTER, hold_back: float = 0.0,
-                 defaults: MatchConfig | None = None) -> None:
+                 wall: Callable[[], float] = time.time, settle_after: float = DEFAULT_SETTLE_AFTER,
+                 hold_back: float = 0.0, defaults: MatchConfig | None = None) -> None:
         self.store = store
         self.defaults = defaults if defaults is not None else MatchConfig()
         self.profiles = _profiles_offered(self.defaults)
@@ -117,8 +129,14 @@ class Referee:
         self.seq = 0
         self._clock = clock
         self._base = clock()
+        self._wall = wall
+        self._epoch = wall() - self.now()
+        """The wall clock's seconds at match time 0, taken again at each input: the shot clock's deadline is
+        served on the wall clock (epoch ms), which other machines' screens share, but kept on the monotonic one."""
         self.timer = SettleTimer(settle_after, hold_back)
         """Turns a quiet table into a ``settle``: ``settle_if_due`` applies it (the event loop calls it)."""
+        self.shot_clock = ShotClockTimer()
+        """When the turn due now runs out (TR20): ``shot_clock_if_due`` acts on it (the event loop calls it)."""
         self.rack_mode = False
         self.sources: list = []
         """The sensor sources, told when rack mode begins and ends (``devetka run`` fills it)."""
@@ -180,6 +198,8 @@ class Referee:
         last_t = max((item.t for item in log if item.t is not None), default=0.0)
         self._base = self._clock() - last_t  # the match's t goes on from where the log stopped
         self.timer.resumed(self.now(), self.match.state, log[-1])
+        self._epoch = self._wall() - self.now()
+        self.shot_clock.resumed(self.now(), self.match.state)
 
     def now(self) -> float:
         """The match's time: seconds on a monotonic clock, going on across restarts from the stored log."""
@@ -201,6 +221,16 @@ class Referee:
             return None
         item = self.timer.due(self.now())
         return None if item is None else self._apply(item)
+
+    def shot_clock_if_due(self) -> Reply | None:
+        """At the shot clock's deadline: the time foul applied (a strike sensor fitted) or proposed for a tap (the
+        state says so); None when nothing is due."""
+        if self.match is None:
+            return None
+        due = self.shot_clock.due(self.now())
+        if isinstance(due, ShotClock):
+            return self._apply(due)
+        return Reply(True, self.state(), changed=True) if due else None
 
     def handle(self, request: Any) -> Reply:
         """One request: a control command (``cmd``) or a match-log input; never raises for a bad request."""
@@ -326,6 +356,7 @@ class Referee:
         self.match, self.match_id, self.seq = match, match_id, 0
         self.taken_back = None
         self.timer.seen(match_start, match.state)
+        self._clock_seen(self.now(), match.state)
         for listener in self.stored:
             listener(0, match_start, None)
         return Reply(True, self.state(), changed=True)
@@ -348,6 +379,9 @@ class Referee:
         match = self.match
         if match is None:
             return Reply(False, error='no match yet: start one with {"cmd": "new_match", "match_start": {...}}')
+        refusal = self._clock_refusal(item)
+        if refusal is not None:
+            return Reply(False, error=refusal)
         before, applied = match.state, match.applied_count
         taken_back = _taking_back(match, item)
         try:
@@ -365,11 +399,49 @@ class Referee:
         self.seq = seq
         self.taken_back = taken_back
         self.timer.seen(item, match.state)
+        self._clock_seen(item.t, match.state)
         for listener in self.stored:
             listener(seq, item, step)
         if self.rack_mode and isinstance(item, Strike):
             self.set_rack_mode(False)  # the next strike ends racking, as the sources' own gates do
         return Reply(True, self.state(), changed=True)
+
+    def _clock_seen(self, t: float, state: Any) -> None:
+        self._epoch = self._wall() - self.now()
+        self.shot_clock.seen(t, state)
+
+    def _clock_refusal(self, item: Input) -> str | None:
+        """The daemon's own clock decides when time is up: no time foul before it runs out, no extension after."""
+        if isinstance(item, ShotClock) and item.expired and not self.shot_clock.run_out(self.now()):
+            deadline = self.shot_clock.deadline
+            if deadline is None:
+                return None  # no turn is timed: the rules refuse it, with their reason
+            return f"the shot clock has not run out: {deadline - self.now():.1f} s left"
+        if isinstance(item, Extension) and self.shot_clock.run_out(self.now()):
+            return "the shot clock has run out: it is too late for an extension"
+        return None
+
+    def _clock_served(self) -> dict[str, Any]:
+        """The daemon's part of the served shot clock: when the turn runs out and its warning (epoch ms on the
+        wall clock, for screens to count down from; never ticks), and whether a time foul is proposed."""
+        timer = self.shot_clock
+        deadline, warning = timer.deadline, timer.warning
+        return {
+            "running": timer.running,
+            "deadline": None if deadline is None else round((deadline + self._epoch) * 1000),
+            "warning_at": None if warning is None else round((warning + self._epoch) * 1000),
+            "time_foul_proposed": timer.proposed,
+        }
+
+    def _clock_actions(self, served: dict[str, Any]) -> dict[str, Any]:
+        """The rules' clock taps, with the daemon's time: a time foul only once the clock ran out, an extension
+        only before."""
+        run_out = self.shot_clock.run_out(self.now())
+        if not run_out and served["time_foul"]["ok"]:
+            served["time_foul"] = {"ok": False, "why": "The shot clock has not run out."}
+        if run_out and served["extension"]["ok"]:
+            served["extension"] = {"ok": False, "why": "The shot clock has run out."}
+        return served
 
     def _not_stored(self, error: Exception) -> Reply:
         """Put the match back as the store has it and say the input was not kept."""
@@ -418,8 +490,10 @@ class Referee:
         out["rules"] = match.match_start.options.to_json()
         out["rules_version"] = match.state.setup.rules_version
         over = match.state.table.match_winner is not None
-        out["actions"] = dict(actions(match), rack_mode={"ok": False, "why": "The match is over."} if over
-                              else {"ok": True})
+        out["actions"] = dict(self._clock_actions(actions(match)),
+                              rack_mode={"ok": False, "why": "The match is over."} if over else {"ok": True})
+        if "shot_clock" in out:
+            out["shot_clock"] = dict(out["shot_clock"], **self._clock_served())
         return out
 
     def stats(self) -> dict[str, Any] | None:

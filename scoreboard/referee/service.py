@@ -180,6 +180,14 @@ class Service:
         if reply is not None and reply.changed:
             self.changed(reply.state)
 
+    def shot_clock_if_due(self) -> None:
+        """At the shot clock's deadline: the time foul applied (a strike sensor) or proposed for a tap (none)."""
+        reply = self.referee.shot_clock_if_due()
+        if reply is not None and not reply.ok:
+            log.warning("the shot clock ran out but the time foul was not applied: %s", reply.error)
+        if reply is not None and reply.changed:
+            self.changed(reply.state)
+
     def changed(self, state: dict[str, Any] | None = None) -> None:
         """Every watcher gets the state; an applied input's reply already holds it (sensors and the settle timer,
         the hot path): its served actions are not tried on the fold a second time."""

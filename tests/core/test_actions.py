@@ -2,7 +2,7 @@
 words to, ``settle`` ("Shot over") and ``undo_shot``."""
 
 from scoreboard.core.actions import NO_SHOT_ON, actions, refused
-from scoreboard.core.inputs import Cushion, FirstContact, MatchStart, Settle, Strike, Undo
+from scoreboard.core.inputs import Cushion, FirstContact, MatchStart, RuleOptions, Settle, ShotClock, Strike, Undo
 from scoreboard.core.match import Match
 
 START = MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0)
@@ -40,3 +40,18 @@ def test_safety_timeout_and_rerack_are_served_with_why_not():
     assert served["timeout"] == {"ok": False, "why": "Timeouts are counted only in APA matches."}
     assert served["rerack"] == {"ok": False, "why": "A re-rack may be asked for only after a failed break."}
     assert {"safety", "timeout", "rerack"} <= set(refused("No match."))
+
+
+def test_the_shot_clock_taps_are_served_from_the_rules():
+    clocked = Match(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0, options=RuleOptions(shot_clock=True)))
+    served = actions(clocked)
+    assert served["shot_clock"] == {"on": {"ok": False, "why": "The shot clock is already on."}, "off": {"ok": True}}
+    assert served["extension"] == {"ok": False, "why": "The shot clock does not run for the break."}
+    for item in (Strike(), FirstContact(1), Cushion(2), Cushion(3), Cushion(4), Cushion(5), Settle(),
+                 Strike(), FirstContact(1), Cushion(1), Settle()):
+        clocked.apply(item)
+    served = actions(clocked)
+    assert served["extension"] == {"ok": True} and served["time_foul"] == {"ok": True}
+    clocked.apply(ShotClock(on=False))
+    assert actions(clocked)["time_foul"] == {"ok": False, "why": "The shot clock is off."}
+    assert refused("No match.")["shot_clock"]["on"] == {"ok": False, "why": "No match."}

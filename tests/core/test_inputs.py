@@ -543,7 +543,7 @@ def test_match_start_rules_must_be_an_object(rules):
     assert_error(match_start(rules=rules), "rules", "object")
 
 
-@pytest.mark.parametrize("option", ["money_ball", "Break", "rails", "shot_clock"])
+@pytest.mark.parametrize("option", ["money_ball", "Break", "rails", "game_clock"])
 def test_unknown_rule_option_is_an_error_naming_it(option):
     assert_error(match_start(rules={option: True}), "unknown rule option", option)
 

@@ -33,6 +33,7 @@ from scoreboard.core.inputs import (
     Accept,
     Concede,
     Cushion,
+    Extension,
     FirstContact,
     Foul,
     Identify,
@@ -48,6 +49,7 @@ from scoreboard.core.inputs import (
     RuleOptions,
     Safety,
     Settle,
+    ShotClock,
     Stalemate,
     Strike,
     Timeout,
@@ -58,7 +60,7 @@ from scoreboard.core.inputs import (
 )
 from scoreboard.core.match import Match
 from scoreboard.core.output import shot_line, state_line
-from scoreboard.core.rules import RuleError, State, Step, Table, Verdict, evolve
+from scoreboard.core.rules import RuleError, State, Step, Table, Verdict, clock, evolve
 from scoreboard.core.rules import start as start_state
 from scoreboard.core.rules.facts import read
 from scoreboard.matchlog.jsonl import parse_line
@@ -92,6 +94,7 @@ rule_options = st.builds(
     break_requirement=st.sampled_from(CHOICES["break_requirement"]),
     break_failure=st.sampled_from(CHOICES["break_failure"]),
     push_outs=st.booleans(),
+    shot_clock=st.booleans(),
     profile=st.none() | st.sampled_from(PROFILE_NAMES),
 ).map(lambda options: replace(options, push_outs=False, three_foul_rule=False) if options.apa else options)
 
@@ -135,6 +138,9 @@ def input_strategies(t=NOTHING, src=NOTHING) -> dict[str, st.SearchStrategy]:
         "safety": st.builds(Safety, t=t, src=src),
         "timeout": st.builds(Timeout, t=t, src=src),
         "rerack": st.builds(Rerack, t=t, src=src),
+        "shot_clock": st.builds(ShotClock, on=st.booleans(), t=t, src=src)
+        | st.builds(ShotClock, expired=st.just(True), t=t, src=src),
+        "extension": st.builds(Extension, t=t, src=src),
     }
 
 
@@ -186,6 +192,8 @@ def _wild(r: Rolls) -> Input:
         "miss": Miss, "settle": Settle, "stalemate": Stalemate,
         "concede": lambda: Concede(r.pick([0, 1]), r.pick(CONCEDE_SCOPES)),
         "undo": Undo, "safety": Safety, "timeout": Timeout, "rerack": Rerack,
+        "shot_clock": lambda: r.pick([ShotClock(on=True), ShotClock(on=False), ShotClock(expired=True)]),
+        "extension": Extension,
     }[kind]()
 
 
@@ -288,6 +296,9 @@ def next_input(state: State, previous: Input | None, action: bytes) -> Input:
             between = lambda: Foul(reason=r.pick(["moved_ball", "other"]), player=r.pick([None, table.shooter]))  # noqa: E731
             menu.append((1 if last else 4, between))  # R5, after a push out, a choice or another such foul
             menu.append((1, Stalemate))
+        menu.append((1, lambda: ShotClock(on=r.pick([True, False]))))
+        if state.clock is not None and state.clock.on:
+            menu += [(2, Extension), (2, lambda: ShotClock(expired=True))]
         menu.append((1, lambda: Concede(player=r.pick([0, 1]), scope="rack")))
         menu.append((1, lambda: Concede(player=r.pick([0, 1]), scope=r.pick(CONCEDE_SCOPES))))
         menu += [(undo_weight + 1, Undo), (2, lambda: _wild(r))]
@@ -765,7 +776,7 @@ def test_same_log_folds_to_the_same_state_twice(log):
 
 # --- 9. Invariants of every state and every shot verdict ----------------------------------------
 
-BETWEEN_SHOTS = (PushOut, Accept, Pass, Stalemate, Concede)
+BETWEEN_SHOTS = (PushOut, Accept, Pass, Stalemate, Concede, Rerack, Timeout)
 
 
 def check_state(match: Match) -> None:
@@ -823,7 +834,9 @@ def check_step(setup, b: Table, a: Table) -> None:
         assert a.match_winner is not None
     if a.match_winner is not None and b.match_winner is None:
         assert racks == 0
-    if racks == 1 and scored == 0:
+    if racks == 1 and scored == 0 and b.break_choice:
+        assert a.breaker == b.shooter, "a re-rack is broken by the player who chose it"
+    elif racks == 1 and scored == 0:
         assert a.breaker == b.breaker, "a stalemate is broken again by the same player (5.14, R7)"
     if racks == 1 and scored == 1:
         winner = 0 if a.score[0] > b.score[0] else 1
@@ -921,6 +934,21 @@ def check_input(outcome: Outcome) -> None:
         assert table.shot_no > 0, "no stalemate before the break (5.15)"
         assert (after.table.rack, after.table.breaker, after.table.score) == (table.rack + 1, table.breaker,
                                                                              table.score)
+    if kind is ShotClock and item.on is not None:
+        assert after._replace(clock=None) == before._replace(clock=None), "turning the clock changes no ruling"
+        assert after.clock is not None and after.clock.on is item.on
+    if kind is ShotClock and item.expired:
+        assert before.shot is None and before.table.shot_no > 0, "the clock runs between shots, after the break"
+        assert verdict is not None and verdict.between_shots and verdict.foul and verdict.rules[0] == clock.TIME_RULE
+        assert verdict.shooter == before.table.shooter, "a time foul is charged to the player on the clock"
+        assert verdict.rack_winner is not None or after.table.shooter == 1 - verdict.shooter
+    if kind is Extension:
+        assert after._replace(clock=None) == before._replace(clock=None), "an extension changes no ruling"
+        shooter = before.table.shooter
+        options = before.setup.options
+        was = clock.extensions_left(options, before.clock, before.table.rack)[shooter]
+        assert clock.extensions_left(options, after.clock, after.table.rack)[shooter] == was - 1
+        assert clock.turn_limit(after) == options.shot_clock_s + options.shot_clock_extension_s
     if kind is Concede:
         score = list(table.score)
         if item.scope == "match":

@@ -13,7 +13,7 @@ NOT_COMPARED = {"rules", "error"}
 
 
 def test_all_worked_examples_are_here():
-    assert len(LOGS) == 20
+    assert len(LOGS) == 21
 
 
 @pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
@@ -32,6 +32,17 @@ def test_worked_example_rule_numbers(log):
     expected = [json.loads(line) for line in log.with_name(log.stem + ".out.jsonl").read_text().splitlines()]
     got = replay(log.read_text().splitlines()).lines()
     assert [line.get("rules") for line in got] == [line.get("rules") for line in expected]
+
+
+def test_the_shot_clock_example_ends_with_the_time_foul_and_the_extensions_used():
+    """Example 21, as worked out by hand: Ana extends her third turn, Ben runs out of time (TR20), the clock off."""
+    out = replay((EXAMPLES / "21-shot-clock.jsonl").read_text().splitlines()).lines()
+    time_foul = [line for line in out if line.get("time_foul")]
+    assert [(line["shooter"], line["next_shooter"], line["ball_in_hand"]) for line in time_foul] == [(1, 0, True)]
+    assert [line["line"] for line in out if line["type"] == "error"] == [2, 8, 14, 20, 22]
+    assert out[-1]["shot_clock"] == {"on": False, "limit": None, "warning": 10, "extension": 25,
+                                     "extensions_left": [0, 1], "extended": False}
+    assert out[-1]["fouls_in_row"] == [0, 1] and out[-1]["shooter"] == 0
 
 
 def test_blank_lines_are_skipped_but_counted():

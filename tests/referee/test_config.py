@@ -291,7 +291,11 @@ def test_rule_options_are_the_match_logs_and_read_back_the_same():
     assert RuleOptions.from_json(rules.to_json()) == rules
     assert set(RuleOptions.JSON_NAMES) == {"break", "rails_sensed", "push_out_after_break_foul", "three_foul_rule",
                                            "strike_sensed", "scoring", "ball_in_hand", "nine_on_break",
-                                           "break_requirement", "break_failure", "push_outs", "profile"}
+                                           "break_requirement", "break_failure", "push_outs", "shot_clock",
+                                           "shot_clock_s", "shot_clock_warning_s", "shot_clock_extension_s",
+                                           "shot_clock_extensions", "shot_clock_after_break_s", "profile"}
+    clocked = parse('[match.rules]\nshot_clock = true\nshot_clock_s = 40').match.rules
+    assert clocked == RuleOptions(shot_clock=True, shot_clock_s=40)
     assert parse('[match.rules]\nthree_foul_rule = false').match.rules == RuleOptions(three_foul_rule=False)
 
 
@@ -372,10 +376,14 @@ def test_the_match_defaults_make_a_match_start_the_replay_reads():
      'match.rules.break: expected "winner" or "alternate", got true'),
     ("[match.rules]\nrail_sensed = false",
      "match.rules.rail_sensed: unknown key (known: break, rails_sensed, push_out_after_break_foul, three_foul_rule, "
-     "strike_sensed, scoring, ball_in_hand, nine_on_break, break_requirement, break_failure, push_outs, profile)"),
+     "strike_sensed, scoring, ball_in_hand, nine_on_break, break_requirement, break_failure, push_outs, shot_clock, "
+     "shot_clock_s, shot_clock_warning_s, shot_clock_extension_s, shot_clock_extensions, shot_clock_after_break_s, "
+     "profile)"),
     ("[match.rules]\nbreak_order = 'winner'",
      "match.rules.break_order: unknown key (known: break, rails_sensed, push_out_after_break_foul, three_foul_rule, "
-     "strike_sensed, scoring, ball_in_hand, nine_on_break, break_requirement, break_failure, push_outs, profile)"),
+     "strike_sensed, scoring, ball_in_hand, nine_on_break, break_requirement, break_failure, push_outs, shot_clock, "
+     "shot_clock_s, shot_clock_warning_s, shot_clock_extension_s, shot_clock_extensions, shot_clock_after_break_s, "
+     "profile)"),
     ('[match.rules]\nrails_sensed = "no"',
      'match.rules.rails_sensed: expected true or false, got "no"'),
     ("[match.rules]\nstrike_sensed = 1",

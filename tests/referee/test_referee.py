@@ -7,6 +7,7 @@ from scoreboard.referee.referee import Referee
 from scoreboard.referee.store import Store
 from scoreboard.ui.viewmodel import view
 from tests.disks import fill, small_disk
+from tests.fake_clock import FakeClock
 from tests.live import ANA_BEN, LEGAL_BREAK
 
 
@@ -261,16 +262,6 @@ def _untimed(item: dict) -> dict:
     """The input as sent: the daemon stamps every input with the match's time ``t``."""
     assert isinstance(item["t"], float)
     return {key: value for key, value in item.items() if key != "t"}
-
-
-class FakeClock:
-    """A monotonic clock the test moves by hand."""
-
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_the_settle_timer_ends_a_quiet_shot_and_every_input_gets_the_matchs_time(tmp_path):

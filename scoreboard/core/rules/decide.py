@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from scoreboard.core.inputs import NINE, Foul
+from scoreboard.core.inputs import NINE
 from scoreboard.core.rules import apa, push_out, racks, three_fouls
 from scoreboard.core.rules.facts import read
-from scoreboard.core.rules.fouls import foul_between, fouls_on
+from scoreboard.core.rules.fouls import fouls_on
 from scoreboard.core.rules.state import Call, RequirementCall, Setup, Shot, Table, Verdict, other
 
 _verdict = tuple.__new__  # every field is given: skip the named tuple's Python-level __new__ (once a shot)
@@ -98,12 +98,12 @@ def _requirement_only(calls: list[Call]) -> bool:
     return len(calls) == 1 and isinstance(calls[0], RequirementCall)
 
 
-def foul_between_shots(setup: Setup, table: Table, foul: Foul) -> tuple[Table, Verdict]:
-    """R5: a foul between shots by the player due to shoot ends his inning and counts for 5.13."""
+def foul_between_shots(setup: Setup, table: Table, call: Call) -> tuple[Table, Verdict]:
+    """R5: a foul between shots by the player due to shoot (a moved ball, or the shot clock run out, TR20) ends
+    his inning and counts for 5.13."""
     options = setup.options
     player = table.shooter
     assert player is not None  # a foul between shots is taken only while the match is on
-    call = foul_between(foul.reason)
     fouls = three_fouls.count_after(table.fouls_in_row, player, True)
     rules = [call.rule]
     rack_winner = None

@@ -24,6 +24,7 @@ from scoreboard.core.inputs import (
     BetweenShots,
     Concede,
     Cushion,
+    Extension,
     FirstContact,
     Foul,
     Identify,
@@ -37,6 +38,7 @@ from scoreboard.core.inputs import (
     Rerack,
     Safety,
     Settle,
+    ShotClock,
     ShotEvent,
     Stalemate,
     Strike,
@@ -44,8 +46,9 @@ from scoreboard.core.inputs import (
     Undo,
     UndoShot,
 )
-from scoreboard.core.rules import apa, break_choice, facts, fouls, push_out, racks
+from scoreboard.core.rules import apa, break_choice, clock, facts, fouls, push_out, racks
 from scoreboard.core.rules.decide import decide, foul_between_shots
+from scoreboard.core.rules.fouls import foul_between
 from scoreboard.core.rules.state import RULES_VERSION, RuleError, Setup, Shot, State, Step, Table, first_rack
 
 _step = tuple.__new__  # builds a Step without its Python-level __new__, on the path every sensor input takes
@@ -63,7 +66,7 @@ def start(item: MatchStart, rules_version: int = RULES_VERSION) -> State:
     table = first_rack(setup)
     if skills is not None:
         table = table._replace(sheet=apa.EMPTY_SHEET)
-    return State(setup=setup, table=table)
+    return State(setup=setup, table=table, clock=clock.at_start(item.options))
 
 
 def evolve(state: State, item: Input) -> Step:
@@ -88,7 +91,7 @@ def _finish(state: State) -> Step:
     if state.shot is None:
         return Step(state)
     table, verdict = decide(state.setup, state.shot)
-    return Step(State(state.setup, table, None, state.shot), verdict)
+    return Step(State(state.setup, table, None, state.shot, (), state.clock), verdict)
 
 
 def _begin(state: State) -> State:
@@ -96,7 +99,7 @@ def _begin(state: State) -> State:
     table = state.table
     if table.awaiting_choice or table.break_choice:
         table = table._replace(awaiting_choice=False, break_choice=False)
-    return State(state.setup, table, Shot(table), None)
+    return State(state.setup, table, Shot(table), None, (), state.clock)
 
 
 def _amend(state: State, item: ShotEvent) -> Step:
@@ -108,7 +111,7 @@ def _amend(state: State, item: ShotEvent) -> Step:
         _check_foul(state, last, item)
     shot = Shot(last.before, last.events + (item,))
     table, verdict = decide(state.setup, shot)
-    return Step(State(state.setup, table, None, shot), verdict, amends=True)
+    return Step(State(state.setup, table, None, shot, (), state.clock), verdict, amends=True)
 
 
 def _add(state: State, item: ShotEvent) -> Step:
@@ -116,7 +119,8 @@ def _add(state: State, item: ShotEvent) -> Step:
     shot = state.shot
     assert shot is not None  # the callers add only to a shot in progress
     facts.check(shot, item)
-    return _step(Step, (State(state.setup, state.table, Shot(shot.before, shot.events + (item,))), None, False))
+    return _step(Step, (State(state.setup, state.table, Shot(shot.before, shot.events + (item,)), None, (),
+                              state.clock), None, False))
 
 
 def _slow_ball(state: State, item: FirstContact | Cushion | Pocket) -> Step:
@@ -187,8 +191,9 @@ def _between(change: Callable[[Setup, Table, _Between], Table]) -> Callable[[Sta
             raise _match_over(after)
         table = change(after.setup, after.table, item)
         if after.last is not None and after.setup.options.strike_sensed:
-            return Step(State(after.setup, table, None, after.last, after.since + (item,)), finished.verdict)
-        return Step(State(after.setup, table, None, None), finished.verdict)
+            return Step(State(after.setup, table, None, after.last, after.since + (item,), after.clock),
+                        finished.verdict)
+        return Step(State(after.setup, table, None, None, (), after.clock), finished.verdict)
     return handle
 
 
@@ -266,8 +271,31 @@ def _foul(state: State, item: Foul) -> Step:
         raise RuleError(f"a foul between shots is moved_ball or other, not {item.reason} (R5)",
                         "Between shots only a moved ball or another foul can be called (R5).")
     _check_player(state, item, table.shooter)
-    after, verdict = foul_between_shots(state.setup, table, item)
-    return Step(State(state.setup, after, None, None), verdict)
+    after, verdict = foul_between_shots(state.setup, table, foul_between(item.reason))
+    return Step(State(state.setup, after, None, None, (), state.clock), verdict)
+
+
+def _shot_clock(state: State, item: ShotClock) -> Step:
+    """The clock turned on or off (any time, a shot in progress too), or run out: a standard foul (TR20) by the
+    player due at the table, ruled as a foul between shots."""
+    if item.on is not None:
+        refused = clock.no_switch(state, item.on)
+        if refused is not None:
+            raise refused
+        return Step(state._replace(clock=clock.turned(state.clock, item.on, state.table.rack)))
+    refused = clock.no_expiry(state)
+    if refused is not None:
+        raise refused
+    after, verdict = foul_between_shots(state.setup, state.table, clock.TIME_FOUL)
+    return Step(State(state.setup, after, None, None, (), state.clock), verdict)
+
+
+def _extension(state: State, item: Extension) -> Step:
+    """The player due at the table takes his extension for this shot (TR20: one a rack)."""
+    refused = clock.no_extension(state)
+    if refused is not None:
+        raise refused
+    return Step(state._replace(clock=clock.with_extension(state)))
 
 
 def _tap(state: State, item: Identify | OffTable | Safety) -> Step:
@@ -306,6 +334,8 @@ _HANDLERS: dict[type[Input], Callable[[State, Any], Step]] = {
     Rerack: _between(_rerack),
     Timeout: _between(lambda setup, table, item: apa.take_timeout(setup, table)),
     Safety: _safety,
+    ShotClock: _shot_clock,
+    Extension: _extension,
     MatchStart: _second_match,
     Undo: _undo,
     UndoShot: _undo,

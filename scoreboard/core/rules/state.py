@@ -117,6 +117,19 @@ class Shot(NamedTuple):
         return self.before.push_out
 
 
+class Clock(NamedTuple):
+    """The clock's record in a match: on or off, each player's extensions used in ``rack``, the turn extended.
+
+    ``extended`` is the turn (rack, shot number, shooter) an extension was taken for: it lapses by itself
+    when that turn is over, and ``used`` by itself when a new rack begins, so no other rule has to reset them.
+    """
+
+    on: bool
+    rack: int
+    used: tuple[int, int] = (0, 0)
+    extended: tuple[int, int, int] | None = None
+
+
 class State(NamedTuple):
     """The whole match after an input: fold inputs into it with ``evolve``.
 
@@ -124,6 +137,7 @@ class State(NamedTuple):
     ``since`` holds the inputs between shots that came after it (push out,
     choice, stalemate, concession), which only a slow ball with a strike sensor
     reaches across: it decides the shot again and applies them once more.
+    ``clock`` is the shot clock's record (``rules/clock.py``), None until it is first turned on.
     """
 
     setup: Setup
@@ -131,6 +145,7 @@ class State(NamedTuple):
     shot: Shot | None = None
     last: Shot | None = None
     since: tuple[BetweenShots, ...] = ()
+    clock: Clock | None = None
 
 
 class Verdict(NamedTuple):

@@ -9,10 +9,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from scoreboard.core.inputs import Accept, BetweenShots, Concede, Pass, PushOut, Rerack, Stalemate, Timeout
+from scoreboard.core.inputs import (
+    Accept,
+    BetweenShots,
+    Concede,
+    Extension,
+    Pass,
+    PushOut,
+    Rerack,
+    ShotClock,
+    Stalemate,
+    Timeout,
+)
+from scoreboard.core.rules.clock import TIME_RULE
 from scoreboard.core.rules.state import Table, Verdict, other
 
-NOTED = (PushOut, Accept, Pass, Stalemate, Concede, Rerack, Timeout)
+NOTED = (PushOut, Accept, Pass, Stalemate, Concede, Rerack, Timeout, ShotClock, Extension)
 
 
 def balls(numbers: Iterable[int]) -> str:
@@ -123,17 +135,29 @@ def _between_shots(verdict: Verdict) -> str:
     assert after is not None  # the rules' verdicts say the table they leave
     name = players[verdict.shooter]
     call = verdict.calls[0]
-    text = f"Foul {call.rule} between shots by {name}: {call.reason}."
+    if call.rule == TIME_RULE:
+        text = f"Time foul ({call.rule}) by {name}: {call.reason}."
+    else:
+        text = f"Foul {call.rule} between shots by {name}: {call.reason}."
     if verdict.rack_winner is not None:
         text += f" Third foul in a row: {name} loses the rack (5.13)."
         return text + _rack_result(players, after, verdict.rack_winner)
     return text + _next(players, after, verdict.warning)
 
 
-def note(players: tuple[str, str], item: BetweenShots, after: Table, before: Table | None = None) -> str:
+def note(players: tuple[str, str], item: BetweenShots | ShotClock | Extension, after: Table,
+         before: Table | None = None) -> str | None:
     """An input between shots in words: a push out, the choice after it (or after a failed break), a stalemate,
-    a concession, a re-rack, a timeout."""
+    a concession, a re-rack, a timeout, the shot clock turned on or off, an extension. None for the clock run
+    out: its shot line says it."""
     kind = type(item)
+    if isinstance(item, ShotClock):
+        if item.on is None:
+            return None
+        return "The shot clock is on (TR20)." if item.on else "The shot clock is off."
+    if kind is Extension:
+        assert after.shooter is not None  # an extension is taken only while the match is on
+        return f"{players[after.shooter]} takes an extension on the shot clock (TR20)."
     if kind is Accept and before is not None and before.break_choice:
         assert after.shooter is not None
         return f"{players[after.shooter]} takes the table as it lies after the failed break."

@@ -1,0 +1,120 @@
+"""The daemon's shot clock: when the turn due now started, when it runs out, and what happens then (TR20).
+
+The rules (``scoreboard.core.rules.clock``) say whether the turn due now is timed and for how long; this says
+*when*, on explicit times as the settle timer does (``scoreboard.core.settle``): the referee calls ``seen`` with
+the match's time of each input it applied and the state after it, sleeps until ``deadline``, and asks ``due(now)``.
+
+- A turn is timed from the input that made it so: the ``settle`` that ended the shot before (the table quiet),
+  or an ``accept``/``pass`` that ended a push-out choice, a time foul, the clock turned on. The next shooter is
+  known then: the rules time no turn while a shot is in progress, before the break or while a choice is pending.
+- It stops when the next shot begins: the strike (with a strike sensor), else the shot's first sensor input;
+  a shot an undo reopens is a shot in progress, so the clock waits for it too.
+- An extension moves the deadline on by its seconds; undoing it moves it back.
+- At the deadline: with a strike sensor the daemon writes ``shot_clock`` ``expired`` itself (``due`` returns it);
+  without one it cannot know whether the tip met the ball in time, so it only *proposes* the time foul
+  (``proposed``), for a player to tap or to let pass.
+
+>>> from scoreboard.core.inputs import MatchStart, RuleOptions, Settle, Strike, Cushion
+>>> from scoreboard.core.match import Match
+>>> match = Match(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0,
+...                          options=RuleOptions(shot_clock=True, strike_sensed=True)))
+>>> timer = ShotClockTimer()
+>>> for item in (Strike(t=1.0), Cushion(t=1.5), Settle(t=6.0)):
+...     timer.seen(item.t, match.apply(item).state)
+>>> timer.deadline, timer.warning
+(66.0, 56.0)
+>>> timer.due(65.9), timer.due(66.0)
+(False, ShotClock(on=None, expired=True, t=66.0, src=None))
+"""
+
+from __future__ import annotations
+
+from scoreboard.core.inputs import ShotClock
+from scoreboard.core.rules import State
+from scoreboard.core.rules.clock import turn_limit
+
+
+class ShotClockTimer:
+    """When the turn due now runs out: ``seen`` each applied input, sleep until ``deadline``, act on ``due(now)``."""
+
+    def __init__(self) -> None:
+        self._turn: tuple[int, int, int] | None = None   # the turn timed (rack, shot number, shooter), if any
+        self._started: float | None = None
+        self._limit: int | None = None
+        self._warning = 0
+        self._strike_sensed = False
+        self._given = False                               # run out and acted on (applied or proposed)
+        self.proposed = False
+        """Run out on a table without a strike sensor: the time foul is proposed for a tap."""
+
+    def seen(self, t: float, state: State) -> None:
+        """An input the daemon applied at match time ``t``, and the state after it."""
+        limit = turn_limit(state)
+        self._strike_sensed = state.setup.options.strike_sensed
+        self._warning = state.setup.options.shot_clock_warning_s
+        if limit is None:
+            self._turn = self._started = self._limit = None
+            self._given = self.proposed = False
+            return
+        table = state.table
+        assert table.shooter is not None  # a timed turn is someone's
+        turn = (table.rack, table.shot_no, table.shooter)
+        if turn != self._turn:
+            self._turn, self._started = turn, t
+            self._given = self.proposed = False
+        if limit != self._limit:  # an extension taken, or taken back: the deadline moved
+            self._given = self.proposed = False
+        self._limit = limit
+
+    def resumed(self, t: float, state: State) -> None:
+        """The daemon started on a stored match: a timed turn is timed afresh from ``t`` (its time before the
+        restart is not in the log)."""
+        self._turn = None
+        self.seen(t, state)
+
+    @property
+    def running(self) -> bool:
+        """A turn is being timed and has not run out."""
+        return self._started is not None and not self._given
+
+    @property
+    def limit(self) -> int | None:
+        return self._limit
+
+    @property
+    def started(self) -> float | None:
+        return self._started
+
+    @property
+    def deadline(self) -> float | None:
+        """The match time the turn runs out at (its extension included); None when no turn is timed."""
+        if self._started is None or self._limit is None:
+            return None
+        return self._started + self._limit
+
+    @property
+    def warning(self) -> float | None:
+        """The match time of the warning: ``shot_clock_warning_s`` before the deadline (TR20: 10 s)."""
+        deadline = self.deadline
+        return None if deadline is None else deadline - self._warning
+
+    def next_wake(self) -> float | None:
+        """When the referee must look again: the deadline, until it has been acted on."""
+        return None if self._given else self.deadline
+
+    def due(self, now: float) -> ShotClock | bool:
+        """At the deadline, once a turn: the ``shot_clock`` ``expired`` to apply (a strike sensor fitted), or
+        True, the time foul now ``proposed`` (none fitted); False before the deadline and after."""
+        deadline = self.deadline
+        if deadline is None or self._given or now < deadline:
+            return False
+        self._given = True
+        if self._strike_sensed:
+            return ShotClock(expired=True, t=now)
+        self.proposed = True
+        return True
+
+    def run_out(self, now: float) -> bool:
+        """The turn has run out by ``now`` on this clock: a time foul may be written."""
+        deadline = self.deadline
+        return deadline is not None and now >= deadline

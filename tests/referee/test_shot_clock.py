@@ -1,0 +1,211 @@
+"""The daemon's shot clock (scoreboard/referee/shot_clock.py) in the referee, on a real store, driven by a fake
+clock injected into the referee: start at the settle, warning, extension, expiry, with and without a strike
+sensor (TR20; docs/rules.md, "The shot clock")."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoreboard.referee.referee import Referee
+from tests.fake_clock import FakeClock, FakeWall
+from tests.live import LEGAL_BREAK
+
+EPOCH = 1_800_000_000.0
+MISS = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 1}]
+
+
+def clocked(tmp_path, strike_sensed: bool, **rules):
+    clock = FakeClock(100.0)
+    referee = Referee.open(tmp_path / "d.db", clock=clock, wall=FakeWall(clock, EPOCH), settle_after=4.0)
+    start = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0,
+             "rules": {"strike_sensed": strike_sensed, "shot_clock": True, **rules}}
+    assert referee.handle({"cmd": "new_match", "match_start": start}).ok
+    return referee, clock
+
+
+def play(referee, clock, inputs):
+    """Each input half a second after the last, then the table quiet until the settle timer ends the shot."""
+    for item in inputs:
+        clock.now += 0.5
+        assert referee.handle(item).ok, item
+    clock.now += 4.0
+    reply = referee.settle_if_due()
+    assert reply is not None and reply.ok
+    return reply.state
+
+
+def epoch_ms(clock_now: float) -> int:
+    """What a screen reads: the daemon's clock at ``clock_now`` as epoch ms."""
+    return round((EPOCH + clock_now) * 1000)
+
+
+@pytest.mark.parametrize("strike_sensed", [True, False])
+def test_the_clock_starts_when_the_table_settles_and_runs_60_s_after_the_break(tmp_path, strike_sensed):
+    referee, clock = clocked(tmp_path, strike_sensed)
+    assert referee.state()["shot_clock"]["running"] is False  # the break is not timed
+    state = play(referee, clock, LEGAL_BREAK[:-1])
+    settled = clock.now
+    served = state["shot_clock"]
+    assert served["running"] is True and served["limit"] == 60
+    assert served["deadline"] == epoch_ms(settled + 60) and served["warning_at"] == epoch_ms(settled + 50)
+    clock.now += 30
+    assert referee.state()["shot_clock"]["deadline"] == served["deadline"]  # a deadline, not a countdown
+    referee.close()
+
+
+@pytest.mark.parametrize("strike_sensed", [True, False])
+def test_the_clock_stops_when_the_next_shot_begins(tmp_path, strike_sensed):
+    referee, clock = clocked(tmp_path, strike_sensed)
+    play(referee, clock, LEGAL_BREAK[:-1])
+    clock.now += 20
+    first = {"type": "strike"} if strike_sensed else {"type": "first_contact", "ball": 1}
+    served = referee.handle(first).state["shot_clock"]
+    assert served["running"] is False and served["deadline"] is None
+    clock.now += 100
+    assert referee.shot_clock_if_due() is None  # the shot is being played: nothing runs out
+    referee.close()
+
+
+def test_no_extension_once_the_clock_has_run_out(tmp_path):
+    referee, clock = clocked(tmp_path, False)
+    play(referee, clock, LEGAL_BREAK[:-1])
+    play(referee, clock, MISS)
+    clock.now += 35
+    assert referee.state()["actions"]["extension"] == {"ok": False, "why": "The shot clock has run out."}
+    assert referee.handle({"type": "extension"}).error == "the shot clock has run out: it is too late for an extension"
+    referee.close()
+
+
+def test_an_extension_moves_the_deadline_on_25_s_and_the_warning_with_it(tmp_path):
+    referee, clock = clocked(tmp_path, True)
+    play(referee, clock, LEGAL_BREAK[:-1])
+    state = play(referee, clock, MISS)  # Ben misses the first shot after the break: Ana is on the clock, 35 s
+    settled = clock.now
+    assert state["shooter"] == 0 and state["shot_clock"]["deadline"] == epoch_ms(settled + 35)
+    clock.now += 26  # past the warning at 25 s
+    assert referee.state()["actions"]["extension"] == {"ok": True}
+    served = referee.handle({"type": "extension"}).state["shot_clock"]
+    assert served["deadline"] == epoch_ms(settled + 60) and served["warning_at"] == epoch_ms(settled + 50)
+    assert served["extensions_left"] == [0, 1] and served["extended"] is True
+    clock.now += 33.9
+    assert referee.shot_clock_if_due() is None  # 59.9 s: not yet
+    referee.close()
+
+
+def test_with_a_strike_sensor_the_daemon_applies_the_time_foul_at_the_deadline(tmp_path):
+    referee, clock = clocked(tmp_path, True)
+    play(referee, clock, LEGAL_BREAK[:-1])
+    clock.now += 59.9
+    assert referee.shot_clock_if_due() is None
+    clock.now += 0.1
+    reply = referee.shot_clock_if_due()
+    assert reply.ok and reply.changed
+    verdict = reply.state["last_verdict"]
+    assert verdict["time_foul"] is True and verdict["shooter"] == 1 and verdict["rules"] == ["TR20"]
+    assert verdict["words"] == "Time foul (TR20) by Ben: the shot clock ran out. Ana has ball in hand."
+    assert reply.state["shooter"] == 0 and reply.state["ball_in_hand"] is True
+    log = referee.store.log(referee.match_id)
+    assert type(log[-1]).__name__ == "ShotClock" and log[-1].expired and log[-1].src is None
+    # Ana's turn is timed from the time foul; hers is still the first shot after the break: 60 s
+    assert reply.state["shot_clock"]["deadline"] == epoch_ms(clock.now + 60)
+    assert referee.shot_clock_if_due() is None  # once a turn
+    referee.close()
+
+
+def test_without_a_strike_sensor_the_time_foul_is_proposed_for_a_tap(tmp_path):
+    referee, clock = clocked(tmp_path, False)
+    play(referee, clock, LEGAL_BREAK[:-1])
+    assert referee.state()["actions"]["time_foul"] == {"ok": False, "why": "The shot clock has not run out."}
+    assert referee.handle({"type": "shot_clock", "expired": True}).error.startswith(
+        "the shot clock has not run out: 60.0 s left")
+    clock.now += 60
+    reply = referee.shot_clock_if_due()
+    assert reply.ok and reply.changed and reply.state["seq"] == 7  # nothing written: only proposed
+    assert reply.state["shot_clock"]["time_foul_proposed"] is True and reply.state["shot_clock"]["running"] is False
+    assert reply.state["actions"]["time_foul"] == {"ok": True}
+    assert reply.state["actions"]["extension"]["ok"] is False
+    tapped = referee.handle({"type": "shot_clock", "expired": True, "src": "touch"})
+    assert tapped.ok and tapped.state["last_verdict"]["time_foul"] is True
+    assert tapped.state["shot_clock"]["time_foul_proposed"] is False
+    referee.close()
+
+
+def test_without_a_strike_sensor_a_shot_played_after_the_proposal_clears_it(tmp_path):
+    referee, clock = clocked(tmp_path, False)
+    play(referee, clock, LEGAL_BREAK[:-1])
+    clock.now += 61
+    referee.shot_clock_if_due()
+    state = referee.handle({"type": "first_contact", "ball": 1}).state
+    assert state["shot_clock"]["time_foul_proposed"] is False and state["actions"]["time_foul"]["ok"] is False
+    referee.close()
+
+
+def test_the_clock_waits_while_the_push_out_choice_is_made_and_for_a_shot_reopened_by_undo(tmp_path):
+    referee, clock = clocked(tmp_path, True)
+    play(referee, clock, LEGAL_BREAK[:-1])
+    assert referee.handle({"type": "push_out"}).ok
+    state = play(referee, clock, [{"type": "strike"}])  # the push out: Ana chooses
+    assert state["awaiting_choice"] is True and state["shot_clock"]["running"] is False
+    clock.now += 120
+    assert referee.shot_clock_if_due() is None
+    assert referee.handle({"type": "accept"}).state["shot_clock"]["deadline"] == epoch_ms(clock.now + 35)
+    state = play(referee, clock, MISS)
+    assert state["shot_clock"]["running"] is True
+    reopened = referee.handle({"type": "undo"}).state  # the settle taken back: Ana's shot is open again
+    assert reopened["shot_reopened"] is True and reopened["shot_clock"]["running"] is False
+    clock.now += 120
+    assert referee.shot_clock_if_due() is None and referee.settle_if_due() is None
+    referee.close()
+
+
+def test_after_a_restart_a_timed_turn_is_timed_afresh(tmp_path):
+    referee, clock = clocked(tmp_path, True)
+    play(referee, clock, LEGAL_BREAK[:-1])
+    referee.close()
+    clock.now += 500
+    again = Referee.open(tmp_path / "d.db", clock=clock, wall=FakeWall(clock, EPOCH), settle_after=4.0)
+    assert again.state()["shot_clock"]["deadline"] == epoch_ms(clock.now + 60)
+    assert again.shot_clock_if_due() is None
+    again.close()
+
+
+def _until(client, seen) -> dict:
+    """The broadcast states until one that ``seen`` accepts (the daemon's own clock acts; nothing is sent)."""
+    while True:
+        state = client.broadcast()
+        if seen(state):
+            return state
+
+
+def test_live_the_daemon_runs_the_clock_out_by_itself_through_the_local_api(tmp_path):
+    """``devetka run`` on its real clock, the shortest limits it takes (10 s): with a strike sensor the daemon
+    writes the time foul; in a second match without one it proposes it, and a player's tap applies it."""
+    from tests.live import Daemon
+
+    daemon = Daemon(tmp_path, settle_after=0.3)
+    daemon.start()
+    try:
+        client = daemon.client()
+        start = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0}
+        quick = {"shot_clock": True, "shot_clock_s": 10, "shot_clock_warning_s": 5, "shot_clock_after_break_s": 10}
+        sensed = dict(start, rules=dict(quick, strike_sensed=True))
+        assert client.request({"cmd": "new_match", "match_start": sensed})["ok"]
+        for item in LEGAL_BREAK[:-1]:
+            assert client.request(item)["ok"]
+        running = _until(client, lambda state: state["shot_clock"]["running"])
+        assert running["shot_clock"]["deadline"] - running["shot_clock"]["warning_at"] == 5000
+        fouled = _until(client, lambda state: (state["last_verdict"] or {}).get("time_foul"))
+        words = fouled["last_verdict"]["words"]
+        assert words == "Time foul (TR20) by Ben: the shot clock ran out. Ana has ball in hand."
+        assert fouled["undo"]["type"] == "shot_clock" and fouled["undo"]["expired"] is True
+
+        assert client.request({"cmd": "new_match", "match_start": dict(start, rules=quick)})["ok"]
+        for item in LEGAL_BREAK[:-1]:
+            assert client.request(item)["ok"]
+        proposed = _until(client, lambda state: state["shot_clock"]["time_foul_proposed"])
+        assert "time_foul" not in proposed["last_verdict"] and proposed["actions"]["time_foul"] == {"ok": True}
+        tapped = client.request({"type": "shot_clock", "expired": True, "src": "touch"})
+        assert tapped["ok"] and tapped["state"]["last_verdict"]["time_foul"] is True
+        client.close()
+    finally:
+        daemon.stop()
