@@ -72,6 +72,8 @@ SCREEN_CHANGE_GUARD_S = 0.3
 TAP_CAUSE_S = 1.0
 #: ... and a button presses again only once released, and this long after its release.
 REPEAT_GUARD_S = 0.15
+#: How often the shot clock's face is drawn again from the served deadline.
+CLOCK_TICK_S = 0.1
 
 
 def hex_rgba(colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
@@ -164,10 +166,16 @@ class FitText:
             self.font_size = size
             self.texture_update()
             fits = self.texture_size[0] <= width + 1 and self.texture_size[1] <= height
-            whole_words = len(self._label._cached_lines) <= len(self.text.split())  # no word broken across lines
+            whole_words = _laid_out_words(self._label) == self.text.split()  # no word broken across lines
             if (fits and whole_words) or size <= self.min_font:
                 return
             size = max(self.min_font, size * 0.92)
+
+
+def _laid_out_words(label: Any) -> list[str]:
+    """The words as the label laid them out: a word broken across two lines comes back as two. (Counting lines
+    against words missed that where the text has a line break of its own: "Extension\n+25 s" in three lines.)"""
+    return " ".join(word.text for line in label._cached_lines for word in line.words).split()
 
 
 class FitLabel(FitText, Label):
@@ -532,13 +540,20 @@ class DevetkaApp(App):
     """The last refusal or failure, in the daemon's words, until the next tap or a few seconds."""
     u = NumericProperty(1.0)
     """One design pixel (of 800x480) in window pixels: every size in the kv files is a multiple of it."""
+    clock_text = StringProperty("")
+    """The shot clock's face: the seconds left in the turn, "TIME", or "" with no turn timed."""
+    clock_phase = StringProperty("")
+    """Its colour: "" (plenty of time), "warn" (from the warning, 10 s), "late" (the last 5 s), "out"."""
     screen_names = ("live", "choice", "fouls", "picker", "undo", "take_back", "more", "concede", "setup", "summary",
                     "settings")
     title = "Devetka"
 
-    def __init__(self, socket_path: str, config: Any = None, note: str = "", **kwargs: Any) -> None:
+    def __init__(self, socket_path: str, config: Any = None, note: str = "", wall: Any = time.time,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.note = note
+        self.wall = wall
+        """The wall clock the shot clock counts down on (the daemon serves its deadline on the same one)."""
         from scoreboard.referee.config import Config
 
         self.socket_path = socket_path
@@ -550,6 +565,7 @@ class DevetkaApp(App):
         self._message_event = None
         self._shown: View | None = None
         self._stats_for: tuple | None = None
+        self._clock_event: Any = None
 
     def build(self) -> Widget:
         from kivy.core.window import Window
@@ -569,6 +585,7 @@ class DevetkaApp(App):
         Window.bind(size=self._resized)
         self._resized(Window, Window.size)
         self.manager.current = next_screen(self.manager.current, self.view, self.dismissed)
+        self._clock_event = Clock.schedule_interval(self.count_down, CLOCK_TICK_S)
         return root
 
     def on_start(self) -> None:
@@ -581,6 +598,8 @@ class DevetkaApp(App):
         self.client.start()
 
     def on_stop(self) -> None:
+        if self._clock_event is not None:
+            self._clock_event.cancel()
         if self.client is not None:
             self.client.stop()
         if self.manager is not None:
@@ -653,12 +672,23 @@ class DevetkaApp(App):
     def _show(self, current: View) -> None:
         before, self.view = self._shown, current
         self._shown = current
+        self.count_down()
         if self.manager is None:
             return
         for screen in self.manager.screens:
             screen.show(current)
         self.manager.current = next_screen(self.manager.current, current, self.dismissed, before)
         self._ask_stats()
+
+    def count_down(self, *_args: Any) -> None:
+        """The shot clock's face from the served deadline and the wall clock: the state never ticks, the screen
+        does (a few times a second, so the seconds change on time)."""
+        face = self.view.shot_clock
+        text, phase = face.at(self.wall() * 1000) if face is not None else ("", "")
+        if text != self.clock_text:
+            self.clock_text = text
+        if phase != self.clock_phase:
+            self.clock_phase = phase
 
     def _ask_stats(self) -> None:
         """The summary's counts for the summary and state shown, asked again whenever either changes."""

@@ -114,6 +114,47 @@ class Summary:
 
 
 @dataclass(frozen=True)
+class ShotClockFace:
+    """The shot clock as served: when the turn runs out and its warning (the daemon's wall clock, epoch ms), and
+    whether the time foul is proposed. The screen counts down from it; the state never ticks."""
+
+    deadline_ms: int | None
+    warning_ms: int | None
+    proposed: bool
+
+    def at(self, now_ms: float) -> tuple[str, str]:
+        """What the clock shows at ``now_ms``: the seconds left (rounded up) and its phase: "" (plenty), "warn"
+        (from the warning, 10 s), "late" (the last 5 s) or "out" (TIME: run out)."""
+        if self.proposed:
+            return "TIME", "out"
+        if self.deadline_ms is None:
+            return "", ""
+        left = max(0, -int((now_ms - self.deadline_ms) // 1000))
+        if left == 0:
+            return "TIME", "out"
+        if left <= SHOT_CLOCK_LATE_S:
+            return str(left), "late"
+        return str(left), "warn" if self.warning_ms is not None and now_ms >= self.warning_ms else ""
+
+
+#: The shot clock turns red for its last seconds (amber from the warning the match sets, 10 s by default).
+SHOT_CLOCK_LATE_S = 5
+
+
+def _shot_clock(state: dict) -> ShotClockFace | None:
+    """The clock to show: only while a turn is timed, or its time foul is proposed (the daemon's word)."""
+    clock = state.get("shot_clock")
+    if not isinstance(clock, dict) or state.get("match_winner") is not None:
+        return None
+    if clock.get("time_foul_proposed"):
+        return ShotClockFace(None, None, True)
+    if clock.get("running") and isinstance(clock.get("deadline"), int):
+        warning = clock.get("warning_at")
+        return ShotClockFace(clock["deadline"], warning if isinstance(warning, int) else None, False)
+    return None
+
+
+@dataclass(frozen=True)
 class View:
     """Everything the screen shows for one state."""
 
@@ -149,6 +190,8 @@ class View:
     buttons: dict[str, Button] = field(default_factory=dict)
     fouls: tuple[tuple[str, Button], ...] = ()
     off_table: tuple[tuple[Ball, Button], ...] = ()
+    shot_clock: ShotClockFace | None = None
+    """The shot clock while a turn is timed (or its time foul proposed); None when there is nothing to count."""
 
     def side(self, index: int) -> Player:
         """Player 0 or 1, or a blank one before a match (the kv files bind to it)."""
@@ -216,6 +259,7 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
         picker=_picker(verdict) if verdict is not None else None,
         summary=summary,
         buttons=_buttons(state),
+        shot_clock=_shot_clock(state),
         fouls=tuple((reason, _served(f"{words}  {rule}", _action(state, "foul", reason),
                                      {"type": "foul", "reason": reason}))
                     for reason, words, rule in FOUL_REASONS),
@@ -278,6 +322,7 @@ _BUTTON_TEXT = {
     "settle": "Shot over", "undo_shot": "Take back the shot", "call_foul": "Call a foul on that shot",
     "name_ball": "Name the pocketed ball", "off_table": "A ball left the table",
     "safety": "Safety", "timeout": "Timeout", "rerack": "Re-rack and break",
+    "extension": "Extension", "time_foul": "Time foul?", "shot_clock": "Shot clock on",
 }
 
 REOPENED = "SHOT OPEN AGAIN: call a foul or name a ball, then tap Shot over"
@@ -310,6 +355,24 @@ def _buttons(state: dict) -> dict[str, Button]:
         "safety": _served(text["safety"], _action(state, "safety"), {"type": "safety"}),
         "timeout": _served(_timeout_text(state, shooter), _action(state, "timeout"), {"type": "timeout"}),
         "rerack": _served(text["rerack"], _action(state, "rerack"), {"type": "rerack"}),
+        **_clock_buttons(state),
+    }
+
+
+def _clock_buttons(state: dict) -> dict[str, Button]:
+    """The shot clock's taps (TR20): the shooter's extension with its seconds, the time foul the daemon proposes,
+    and the clock turned on or off from the More screen."""
+    clock = state.get("shot_clock") if isinstance(state.get("shot_clock"), dict) else {}
+    on = bool(clock.get("on"))
+    seconds = clock.get("extension")
+    extension = f"Extension\n+{seconds} s" if isinstance(seconds, int) else _BUTTON_TEXT["extension"]
+    switch = "off" if on else "on"
+    return {
+        "extension": _served(extension, _action(state, "extension"), {"type": "extension"}),
+        "time_foul": _served(_BUTTON_TEXT["time_foul"], _action(state, "time_foul"),
+                             {"type": "shot_clock", "expired": True}),
+        "shot_clock": _served(f"Shot clock {switch}", _action(state, "shot_clock", switch),
+                              {"type": "shot_clock", "on": not on}),
     }
 
 

@@ -104,6 +104,46 @@ def test_commands_on_cmd_are_answered_on_cmd_result_with_their_id(table, broker)
     screen.close()
 
 
+def test_the_retained_state_carries_the_shot_clocks_deadline_and_an_extension_on_cmd_moves_it(table, broker):
+    """A venue board counts down from the retained state's deadline; the clock is asked for and extended from a
+    dashboard (the MQTT way in) as from the touchscreen."""
+    dashboard = Watcher(broker, [TOPICS.result])
+    screen = table.client()
+    screen.request({"cmd": "new_match", "match_start": ANA_BEN})
+    dashboard.publish(TOPICS.cmd, orjson.dumps({"id": "clock", "type": "shot_clock", "on": True}))
+    assert dashboard.next(TOPICS.result).json["ok"]
+    miss = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 1},
+            {"type": "settle"}]
+    for item in LEGAL_BREAK + miss:
+        answer = screen.request(item)
+    served = retained_once_there(broker, TOPICS.state, answer["state"]).json
+    clock = served["shot_clock"]
+    assert clock["running"] is True and clock["limit"] == 35 and clock["deadline"] - clock["warning_at"] == 10_000
+    dashboard.publish(TOPICS.cmd, orjson.dumps({"id": "more", "type": "extension"}))
+    extended = dashboard.next(TOPICS.result).json
+    assert extended["ok"], extended
+    after = retained_once_there(broker, TOPICS.state, extended["state"]).json
+    assert after["shot_clock"]["deadline"] == clock["deadline"] + 25_000
+    assert after["shot_clock"]["extensions_left"] == [0, 1] and after["shot_clock"]["limit"] == 60
+    dashboard.close()
+    screen.close()
+
+
+def test_the_documented_shot_clock_is_the_one_served(tmp_path):
+    doc = (REPO / "docs" / "mqtt.md").read_text()
+    documented = next(block["shot_clock"] for block in
+                      (orjson.loads(text) for text in re.findall(r"```json\n(.*?)```", doc, re.DOTALL))
+                      if "shot_clock" in block)
+    referee = Referee.open(tmp_path / "d.db")
+    try:
+        referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, rules={"shot_clock": True})})
+        for item in LEGAL_BREAK:
+            referee.handle(item)
+        assert sorted(referee.state()["shot_clock"]) == sorted(documented)
+    finally:
+        referee.close()
+
+
 @pytest.mark.parametrize("payload, error", [
     (b"{not json", "not valid JSON: "),
     (b"", "not valid JSON: "),

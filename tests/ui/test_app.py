@@ -720,3 +720,104 @@ def test_a_note_from_whoever_started_the_screen_shows_under_the_rack(screen, tab
     screen.app.note = "SIMULATED"
     screen.frames(2)
     assert screen.visible(screen.widget("note")) and screen.text("note") == "SIMULATED" and screen.cut() == []
+
+
+# --- The shot clock (issue 20): counted down from the served deadline, big beside the shooter ------------------
+
+MISS = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 1}, {"type": "settle"}]
+
+
+class Wall:
+    """The touchscreen's wall clock, held where the test puts it: ``left`` seconds before the served deadline."""
+
+    def __init__(self, screen: Touchscreen) -> None:
+        self.screen = screen
+        self.now = time.time()
+        screen.app.wall = self
+
+    def __call__(self) -> float:
+        return self.now
+
+    def left(self, seconds: float) -> None:
+        self.now = self.screen.app.state["shot_clock"]["deadline"] / 1000 - seconds
+        self.tick()
+
+    def tick(self) -> None:
+        """The wall clock held still while the screen's own tick (every 0.1 s) draws the clock again."""
+        drawn = time.monotonic() + 0.3
+        while time.monotonic() < drawn:
+            self.screen.frames()
+
+
+def clocked(screen: Touchscreen, table: Table) -> Wall:
+    """A match on the clock, Ana's break and Ben's miss: Ana is on the clock, 35 s, her extension left."""
+    started(screen, table, rules={"shot_clock": True})
+    table.play(*LEGAL_BREAK, *MISS)
+    screen.wait_for(lambda: screen.app.view.shot_clock is not None, "the shot clock running")
+    return Wall(screen)
+
+
+def test_the_shot_clock_counts_down_amber_at_10_s_red_at_5_s_and_time(screen, table):
+    wall = clocked(screen, table)
+    clock = screen.widget("shot_clock")
+    faces = {}
+    for left in (20, 10, 5, 0):
+        wall.left(left)
+        faces[left] = (clock.text, screen.app.clock_phase)
+    assert faces == {20: ("20", ""), 10: ("10", "warn"), 5: ("5", "late"), 0: ("TIME", "out")}
+    wall.left(12.4)
+    assert clock.text == "13" and screen.visible(clock) and screen.text("status") == "Ana to shoot"
+    assert cap_height(clock) >= 40  # larger than the shooter's line (28 px): read from across the room
+
+
+def test_the_extension_button_for_the_shooter_moves_the_deadline_on(screen, table):
+    wall = clocked(screen, table)
+    deadline = screen.app.state["shot_clock"]["deadline"]
+    button = screen.widget("extension")
+    assert screen.visible(button) and button.text == "Extension\n+25 s"
+    wall.left(3)
+    assert screen.widget("shot_clock").text == "3"
+    screen.tap(button)
+    screen.wait_for(lambda: screen.app.state["shot_clock"]["extended"], "the extension taken")
+    assert screen.app.state["shot_clock"]["deadline"] == deadline + 25_000
+    wall.tick()  # the same moment: 3 s were left, now 28
+    assert screen.widget("shot_clock").text == "28" and screen.app.clock_phase == ""
+    assert not screen.visible(screen.widget("extension"))  # one a turn: the daemon serves no second one
+
+
+def test_the_shot_clock_is_switched_from_the_more_screen(screen, table):
+    started(screen, table)
+    table.play(*LEGAL_BREAK)
+    screen.tap_id("more")
+    screen.wait_for(lambda: screen.current == "more", "the more screen")
+    assert screen.text("shot_clock_switch") == "Shot clock on"
+    screen.tap_id("shot_clock_switch")
+    screen.wait_for(lambda: screen.current == "live" and screen.app.view.shot_clock is not None, "the clock on")
+    assert screen.app.state["shot_clock"]["limit"] == 60  # Ben's first shot after the break
+
+
+def test_without_a_strike_sensor_the_screen_proposes_the_time_foul_for_a_tap(screen, table):
+    """The daemon's own clock runs out (the shortest limit it takes, 10 s); the touchscreen asks, a player taps."""
+    quick = {"shot_clock": True, "shot_clock_s": 10, "shot_clock_warning_s": 5, "shot_clock_after_break_s": 10}
+    started(screen, table, rules=quick)
+    table.play(*LEGAL_BREAK)
+    screen.wait_for(lambda: screen.visible(screen.widget("time_foul")), "the time foul proposed", timeout=60)
+    assert screen.widget("shot_clock").text == "TIME" and screen.text("time_foul") == "Time foul?"
+    screen.tap_id("time_foul")
+    screen.wait_for(lambda: (screen.app.state.get("last_verdict") or {}).get("time_foul"), "the time foul ruled")
+    assert screen.text("status") == "Ana to shoot: BALL IN HAND"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_the_shot_clock_at_20_10_and_5_s(screen, table, size):
+    """docs/screenshots/: the live screen with the clock at 20 s (grey), 10 s (amber) and 5 s (red), the
+    shooter's Extension button beside the ruling."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    wall = clocked(screen, table)
+    from kivy.core.image import Image
+
+    for left in (20, 10, 5):
+        wall.left(left)
+        assert screen.widget("shot_clock").text == str(left)
+        path = screen.screenshot(f"live-shot-clock-{left}s")
+        assert Image(str(path)).size == size

@@ -9,6 +9,7 @@ from scoreboard.referee.referee import Referee
 from scoreboard.sensing.interface import Health
 from scoreboard.sim.table import SimulatedTable
 from scoreboard.ui.viewmodel import BALL_COLOURS, match_start, view
+from tests.fake_clock import FakeClock, FakeWall
 
 ANA_BEN = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [2, 3], "breaker": 0}
 BREAK_POCKETING_3 = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 2},
@@ -376,3 +377,57 @@ def test_the_setup_screen_picks_among_the_served_profiles(referee):
     own = setup_request(state, "", ("Ana", "Ben"), (2, 2), 1, {"break": "alternate"})
     assert own["match_start"]["rules"] == {"break": "alternate"} and "apa_skill" not in own["match_start"]
     assert profile_choices({"profiles": {"apa9": {}}, "profile_locked": True}) == ["apa9"]
+
+
+
+MISS = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 1}, {"type": "settle"}]
+
+
+@pytest.fixture
+def clocked(tmp_path):
+    """A referee on a fake clock, a match on the shot clock: Ana's dry break, Ben's miss: Ana is on the clock."""
+    clock = FakeClock()
+    referee = Referee.open(tmp_path / "d.db", clock=clock, wall=FakeWall(clock))
+    started(referee, rules={"shot_clock": True})
+    play(referee, *BREAK_EMPTY, *MISS)
+    yield referee, clock
+    referee.close()
+
+
+def test_the_shot_clock_shows_the_seconds_left_rounded_up_amber_from_the_warning_red_for_the_last_5(clocked):
+    referee, _ = clocked
+    state = referee.state()
+    face = view(state).shot_clock
+    deadline = state["shot_clock"]["deadline"]
+    assert face.at(deadline - 35_000) == ("35", "")
+    assert face.at(deadline - 20_999) == ("21", "")
+    assert face.at(deadline - 10_000) == ("10", "warn")
+    assert face.at(deadline - 5_001) == ("6", "warn")
+    assert face.at(deadline - 5_000) == ("5", "late")
+    assert face.at(deadline - 1) == ("1", "late")
+    assert face.at(deadline) == ("TIME", "out") == face.at(deadline + 60_000)
+
+
+def test_no_shot_clock_is_shown_while_no_turn_is_timed_and_time_when_the_foul_is_proposed(clocked):
+    referee, clock = clocked
+    assert view(play(referee, {"type": "strike"})).shot_clock is None  # the shot is being played
+    play(referee, {"type": "first_contact", "ball": 2}, {"type": "cushion", "ball": 2}, {"type": "settle"})
+    assert view(referee.state()).shot_clock is not None  # Ben's turn
+    clock.now += 35
+    proposed = referee.shot_clock_if_due().state  # no strike sensor: proposed, not applied
+    assert view(proposed).shot_clock.at(0) == ("TIME", "out")
+    assert view(proposed).buttons["time_foul"].enabled
+
+
+def test_the_clock_buttons_are_the_served_actions_with_their_requests(clocked):
+    referee, _ = clocked
+    buttons = view(referee.state()).buttons
+    assert buttons["extension"].text == "Extension\n+25 s" and buttons["extension"].enabled
+    assert buttons["extension"].request == {"type": "extension"}
+    assert not buttons["time_foul"].enabled and buttons["time_foul"].why == "The shot clock has not run out."
+    assert buttons["time_foul"].request == {"type": "shot_clock", "expired": True}
+    assert buttons["shot_clock"].text == "Shot clock off"
+    assert buttons["shot_clock"].request == {"type": "shot_clock", "on": False}
+    off = view(play(referee, {"type": "shot_clock", "on": False})).buttons["shot_clock"]
+    assert off.text == "Shot clock on" and off.request == {"type": "shot_clock", "on": True} and off.enabled
+    assert view(referee.state()).shot_clock is None

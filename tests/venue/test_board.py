@@ -457,3 +457,45 @@ def test_screenshots_of_the_board_with_1_8_and_50_tables_and_of_one_table(browse
     wait_seq(browser, bar1)
     shoot(browser, folder, "table-bar1")
     assert len(list(folder.glob("*.png"))) >= 8
+
+
+SHOT_CLOCK_JS = """(() => { const e = document.querySelector('[data-table="bar1"] .shotclock');
+  return {text: e.hidden ? '' : e.querySelector('.seconds').textContent, phase: e.dataset.phase || '',
+          background: getComputedStyle(e).backgroundColor}; })()"""
+
+
+def test_the_shot_clock_counts_down_from_the_served_deadline_and_screenshots_at_20_10_5_s(browser, venue, tables,
+                                                                                        tmp_path):
+    """A real table on the clock: its retained state's deadline is counted down by the page's own clock each
+    second; states made from it with the deadline nearer show the warning (amber), the last 5 s (red) and TIME.
+    Screenshots at 20 s, 10 s and 5 s of the one-table page."""
+    folder = Path(os.environ.get("DEVETKA_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    (bar1,) = tables("bar1")
+    miss = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 1},
+            {"type": "settle"}]
+    bar1.play({"cmd": "new_match", "match_start": dict(ANA_BEN, rules={"shot_clock": True})}, *LEGAL_BREAK, *miss)
+    served = bar1.state["shot_clock"]
+    assert served["running"] and served["limit"] == 35
+    open_board(browser, venue, "?table=bar1")
+    wait_seq(browser, bar1)
+    shown = browser.wait_for(f"(() => {{ const c = {SHOT_CLOCK_JS}; return c.text !== '' && c; }})()")
+    assert 1 <= int(shown["text"]) <= 35 and shown["phase"] in ("", "warn", "late")
+    hand = Watcher(venue, **TABLE_LOGIN)
+    colours = {}
+    for seq, left in enumerate((20, 10, 5), start=1):
+        page_now = browser.evaluate("Date.now()")
+        deadline = page_now + left * 1000 + 900  # the number shown is `left` from 0.9 s on, for a second
+        state = dict(bar1.state, seq=bar1.state["seq"] + seq,
+                     shot_clock=dict(served, deadline=deadline, warning_at=deadline - 10_000))
+        hand.publish(state_topic("bar1"), orjson.dumps(state))
+        clock = browser.wait_for(f"(() => {{ const c = {SHOT_CLOCK_JS}; return c.text === '{left}' && c; }})()")
+        colours[left] = (clock["phase"], clock["background"])
+        shoot(browser, folder, f"shot-clock-{left}s")
+    assert [colours[left][0] for left in (20, 10, 5)] == ["", "warn", "late"]
+    assert len({background for _, background in colours.values()}) == 3  # three colours a player can tell apart
+    out = dict(bar1.state, seq=bar1.state["seq"] + 4, shot_clock=dict(served, running=False, time_foul_proposed=True))
+    hand.publish(state_topic("bar1"), orjson.dumps(out))
+    timed_out = browser.wait_for(f"(() => {{ const c = {SHOT_CLOCK_JS}; return c.text === 'TIME' && c; }})()")
+    assert timed_out["phase"] == "out"
+    hand.close()

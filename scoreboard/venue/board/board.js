@@ -105,6 +105,8 @@
       clock: el("span", "clock"),
       players: [],
       flags: el("div", "flags"),
+      shotclock: el("span", "shotclock"),
+      shotclockSeconds: el("b", "seconds"),
       balls: el("div", "balls"),
       words: el("p", "words"),
       idle: el("p", "idle", "no match"),
@@ -136,7 +138,11 @@
       players.append(row);
       parts.players.push({ row, pname, broke, fouls, won, points, race });
     }
-    body.append(players, parts.idle, parts.flags, parts.balls, parts.words);
+    parts.shotclock.append(el("small", "", "shot clock"), parts.shotclockSeconds);
+    parts.shotclock.hidden = true;
+    const line = el("div", "line");
+    line.append(parts.flags, parts.shotclock);
+    body.append(players, parts.idle, line, parts.balls, parts.words);
     inner.append(head, parts.lastKnown, body);
     tile.append(inner);
     return { tile, parts };
@@ -258,6 +264,7 @@
     if (tile.dataset.online !== online) tile.dataset.online = online;
     tile.classList.toggle("dead", name !== "online");
     if (t.parts.status.textContent !== words) t.parts.status.textContent = words;
+    drawShotClock(t, name === "online", now);
     // The match's time: the state has no clock of its own (docs/mqtt.md), so it runs from when this page first
     // saw the match ("≥" when the match was already under way then), stops when the match is won, and stands
     // still while the table is not live.
@@ -272,6 +279,29 @@
     } else if (t.parts.clock.textContent) {
       t.parts.clock.textContent = "";
     }
+  }
+
+  // The shot clock (docs/mqtt.md, "The shot clock"): the state says when the turn runs out (epoch ms), never a
+  // countdown; the board counts down on its own clock each second, amber from the warning, red in the last 5 s.
+  const SHOT_CLOCK_LATE_S = 5;
+  function shotClockShown(s, now) {
+    const c = s && s.players && s.match_winner === null ? s.shot_clock : null;
+    if (!c || !c.on) return ["", ""];
+    if (c.time_foul_proposed) return ["TIME", "out"];
+    if (!c.running || typeof c.deadline !== "number") return ["", ""];
+    const left = Math.max(0, Math.ceil((c.deadline - now) / 1000));
+    if (left === 0) return ["TIME", "out"];
+    const phase = left <= SHOT_CLOCK_LATE_S ? "late" : now >= c.warning_at ? "warn" : "";
+    return [`${left}`, phase];
+  }
+
+  function drawShotClock(t, live, now) {
+    const [text, phase] = live ? shotClockShown(t.state, now) : ["", ""];
+    const e = t.parts.shotclock;
+    const seconds = t.parts.shotclockSeconds;
+    if (seconds.textContent !== text) seconds.textContent = text;
+    if ((e.dataset.phase || "") !== phase) e.dataset.phase = phase;
+    e.hidden = text === "";
   }
 
   let frame = null;
