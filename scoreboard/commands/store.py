@@ -48,18 +48,13 @@ def matches_lines(path: str) -> list[str]:
         return [orjson.dumps(summary.to_json()).decode() for summary in store.matches()]
 
 
-def _stored_match(store, summary):
-    from scoreboard.core.match import Match
-
-    return Match.resume(store.log(summary.id), store.rules_version(summary.id))
-
-
 def csv_text(path: str) -> list[str]:
     """``devetka matches --csv``: a header and one row per stored match (results.COLUMNS), oldest first."""
     import csv
     import io
 
-    from scoreboard.core.results import COLUMNS, csv_row, result
+    from scoreboard.core.results import COLUMNS, csv_row
+    from scoreboard.referee.results import stored_result
     from scoreboard.referee.store import Store
 
     out = io.StringIO()
@@ -69,29 +64,22 @@ def csv_text(path: str) -> list[str]:
         for summary in store.matches():
             if summary.error is not None:
                 continue  # a match whose log no longer folds has no result to give; matches (JSON) names it
-            outcome = result(_stored_match(store, summary), started=summary.started, table=summary.table)
-            writer.writerow(csv_row(summary.id, outcome))
+            writer.writerow(csv_row(summary.id, stored_result(store, summary)))
     return out.getvalue().splitlines()
 
 
 def result_lines(path: str, match_id: int | None) -> list[str]:
     """``devetka export --result``: one match's result as one JSON object (the latest match by default)."""
-    from scoreboard.core.results import result
-    from scoreboard.referee.store import Store, StoreError
+    from scoreboard.referee.results import result_text
+    from scoreboard.referee.store import Store
 
     with Store.open_readonly(path) as store:
-        summaries = {summary.id: summary for summary in store.matches()}
-        if not summaries:
-            raise StoreError(f"the store {path} holds no match yet")
-        chosen = summaries.get(max(summaries) if match_id is None else match_id)
-        if chosen is None:
-            raise StoreError(f"no match {match_id} in the store")
-        outcome = result(_stored_match(store, chosen), started=chosen.started, table=chosen.table)
-    return [orjson.dumps(dict(outcome, match=chosen.id)).decode()]
+        return [result_text(store, match_id)]
 
 
 def stats_lines(path: str, player: str | None, since: str | None, aliases: dict[str, str]) -> list[str]:
     """``devetka stats``: one JSON line per player over the stored matches (since ``since``, an ISO date)."""
+    from scoreboard.core.match import Match
     from scoreboard.core.stats import player_figures
     from scoreboard.referee.store import Store
 
@@ -104,7 +92,7 @@ def stats_lines(path: str, player: str | None, since: str | None, aliases: dict[
         for summary in store.matches():
             if summary.error is not None or (since is not None and summary.started[:10] < since):
                 continue
-            match = _stored_match(store, summary)
+            match = Match.resume(store.log(summary.id), store.rules_version(summary.id))
             verdicts = [line.verdict for line in match.shot_lines()]
             players = (named(summary.players[0]), named(summary.players[1]))
             played.append((players, match.closed().state.table.match_winner, verdicts))

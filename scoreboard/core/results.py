@@ -73,6 +73,40 @@ def result(match: Match, *, started: str | None = None, table: str | None = None
     return out
 
 
+#: The per-rack figures a compact result totals per player.
+TOTALLED = ("fouls", "safeties")
+#: The per-rack flags a compact result counts per winner, and the name of each count.
+COUNTED = {"break_and_run": "break_and_runs", "nine_on_break": "nines_on_break"}
+
+
+def compact(outcome: dict[str, Any]) -> dict[str, Any]:
+    """The result with its racks totalled per player instead of listed: what still fits one QR code a phone reads
+    off the touchscreen when a long match's full result does not. ``racks`` becomes the number of racks finished.
+
+    >>> full = {"players": ["Ana", "Ben"], "score": [2, 1], "racks": [
+    ...     {"rack": 1, "breaker": 0, "winner": 0, "break_and_run": True, "nine_on_break": False, "fouls": [0, 1]},
+    ...     {"rack": 2, "breaker": 1, "winner": 1, "break_and_run": False, "nine_on_break": True, "fouls": [0, 0]},
+    ...     {"rack": 3, "breaker": 0, "winner": 0, "break_and_run": False, "nine_on_break": False, "fouls": [2, 0]}]}
+    >>> compact(full)
+    {'players': ['Ana', 'Ben'], 'score': [2, 1], 'racks': 3, 'break_and_runs': [1, 0], 'nines_on_break': [0, 1], \
+'fouls': [2, 1], 'racks_left_out': True}
+    """
+    racks = outcome["racks"]
+    out = {key: value for key, value in outcome.items() if key != "racks"}
+    out["racks"] = len(racks)
+    for flag, name in COUNTED.items():
+        wins = [0, 0]
+        for rack in racks:
+            if rack[flag]:
+                wins[rack["winner"]] += 1
+        out[name] = wins
+    for figure in TOTALLED:
+        if any(figure in rack for rack in racks):
+            out[figure] = [sum(rack.get(figure, (0, 0))[side] for rack in racks) for side in (0, 1)]
+    out["racks_left_out"] = True
+    return out
+
+
 def csv_row(match_id: int, outcome: dict[str, Any]) -> list[Any]:
     """The match as one row of ``COLUMNS``: the score is racks won, or APA points with their targets."""
     points = outcome.get("points") or outcome["score"]

@@ -53,11 +53,12 @@ from scoreboard.core.rules.words import explain, shot_in_brief
 from scoreboard.core.settle import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.core.stats import counts
 from scoreboard.referee.config import MatchConfig
+from scoreboard.referee.results import night, result_texts
 from scoreboard.referee.shot_clock import ShotClockTimer
 from scoreboard.referee.store import Store, StoreError, WriteError
 from scoreboard.sensing.interface import Health
 
-COMMANDS = "names, new_match, pin, rack_mode, settings, state, stats"
+COMMANDS = "names, new_match, pin, rack_mode, result, results, settings, state, stats"
 
 
 class Reply(NamedTuple):
@@ -252,6 +253,10 @@ class Referee:
             return Reply(True, dict(self.state(), names=self.store.player_names()))
         if cmd == "stats":
             return Reply(True, dict(self.state(), stats=self.stats()))
+        if cmd == "results":
+            return Reply(True, dict(self.state(), results=night(self.store)))
+        if cmd == "result":
+            return self._result(request.get("match"))
         if cmd == "settings":
             return self._settings(request)
         if cmd == "pin":
@@ -259,6 +264,17 @@ class Referee:
         if isinstance(cmd, str):
             return Reply(False, error=f"unknown command {cmd!r} (known: {COMMANDS})")
         return Reply(False, error=f"cmd must be a string naming a command ({COMMANDS})")
+
+    def _result(self, match_id: Any) -> Reply:
+        """One stored match's result for the touchscreen's QR code: the text of ``devetka export --result`` and
+        of its compact form (``scoreboard.referee.results``)."""
+        if type(match_id) is not int:
+            return Reply(False, error=f"result needs match: a stored match's id (a whole number), not {match_id!r}")
+        try:
+            texts = result_texts(self.store, match_id)
+        except StoreError as error:
+            return Reply(False, error=str(error))
+        return Reply(True, dict(self.state(), match=match_id, **texts))
 
     def _rack_mode(self, on: Any) -> Reply:
         """Players are racking: the sources drop pocket inputs until it ends (this command, or a strike)."""

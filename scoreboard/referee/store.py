@@ -300,12 +300,30 @@ class Store:
                 break
         return names[:limit]
 
-    def matches(self) -> list[MatchSummary]:
-        """Every stored match, oldest first; score and winner folded from each log."""
+    def matches(self, since: str | None = None) -> list[MatchSummary]:
+        """Every stored match, oldest first, or those begun at or after ``since`` (UTC, ISO 8601, as ``started``);
+        score and winner folded from each log."""
+        where, args = ("WHERE m.started >= ? ", (since,)) if since is not None else ("", ())
         rows = self._db.execute(
             "SELECT m.id, m.started, m.players, m.race, m.table_id, COUNT(i.seq) FROM matches m "
-            "LEFT JOIN inputs i ON i.match_id = m.id GROUP BY m.id ORDER BY m.id").fetchall()
+            f"LEFT JOIN inputs i ON i.match_id = m.id {where}GROUP BY m.id ORDER BY m.id", args).fetchall()
         return [self._summary(*row) for row in rows]
+
+    def match(self, match_id: int | None = None) -> MatchSummary | None:
+        """One stored match as ``matches`` lists it (the latest when ``match_id`` is None); None if there is none."""
+        where, args = ("WHERE m.id = ? ", (match_id,)) if match_id is not None else (
+            "WHERE m.id = (SELECT MAX(id) FROM matches) ", ())
+        row = self._db.execute(
+            "SELECT m.id, m.started, m.players, m.race, m.table_id, COUNT(i.seq) FROM matches m "
+            f"LEFT JOIN inputs i ON i.match_id = m.id {where}GROUP BY m.id", args).fetchone()
+        return None if row is None else self._summary(*row)
+
+    def now(self) -> datetime:
+        """The store's clock, the one that dates each match (UTC); a read-only store has none."""
+        if self._now is None:
+            raise StoreError("the store was opened with no clock (now)")
+        now = self._now()
+        return now if isinstance(now, datetime) else datetime.fromisoformat(now)
 
     def _summary(self, match_id: int, started: str, players: str, race: str, table: str | None,
                  count: int) -> MatchSummary:

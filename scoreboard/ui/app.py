@@ -24,7 +24,8 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.graphics import Color, Ellipse, Line, Mesh
+from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
+from kivy.graphics.texture import Texture
 from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
@@ -44,6 +45,8 @@ from kivy.uix.widget import Widget
 
 from scoreboard.adapters.local_api.client import ApiClient
 from scoreboard.ui.client import kivy_deliver
+from scoreboard.ui.night import chosen_row, code_note, night_rows
+from scoreboard.ui.qr import result_code
 from scoreboard.ui.viewmodel import (
     Player,
     View,
@@ -135,6 +138,34 @@ class BallView(Widget):
         self._label.center = self.center
         self._label.size = (ball, ball)
         self._label.text_size = (ball, ball)
+
+
+class QrView(Widget):
+    """A QR code (``scoreboard.ui.qr``: rows of modules, True dark), a whole number of pixels to a module and
+    unsmoothed, so every module is as sharp on the glass as a phone's camera needs; nothing drawn without rows."""
+
+    rows = ObjectProperty(())
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bind(pos=self._draw, size=self._draw, rows=self._draw)
+
+    def _draw(self, *_args: Any) -> None:
+        self.canvas.clear()
+        count = len(self.rows)
+        pixels = int(min(self.width, self.height) // count) if count else 0
+        if not pixels:
+            return
+        texture = Texture.create(size=(count, count), colorfmt="rgba")
+        dark, light = b"\x00\x00\x00\xff", b"\xff\xff\xff\xff"
+        texture.blit_buffer(b"".join(dark if module else light for row in reversed(self.rows) for module in row),
+                            colorfmt="rgba", bufferfmt="ubyte")  # a texture's first row is the bottom one
+        texture.mag_filter = texture.min_filter = "nearest"
+        side = count * pixels
+        with self.canvas:
+            Color(1, 1, 1, 1)
+            Rectangle(texture=texture, size=(side, side),
+                      pos=(round(self.center_x - side / 2), round(self.center_y - side / 2)))
 
 
 class FitText:
@@ -347,6 +378,57 @@ class PickerScreen(DevetkaScreen):
                                           for b in (picker.candidates if picker is not None else ())])
 
 
+class ResultsScreen(DevetkaScreen):
+    """Tonight's matches at this table, the latest first, and the QR code of one's result for a phone: both asked
+    of the daemon (``{"cmd": "results"}``, ``{"cmd": "result", "match": ID}``); a tap on a match shows its code."""
+
+    selected = NumericProperty(0)
+    """The match whose code is shown (or asked for); 0: none."""
+    note = StringProperty("")
+    """What the code holds, or why there is none."""
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.selected = 0
+        self._fill(())
+        self.note = "Asking the referee for tonight's results…"
+        App.get_running_app().send({"cmd": "results"})
+
+    def answered(self, answer: dict) -> None:
+        """The daemon's answer to a ``results`` or ``result`` request sent from here."""
+        request, state = answer.get("request") or {}, answer.get("state") or {}
+        if not answer.get("ok"):
+            if request.get("cmd") == "results" or request.get("match") == self.selected:
+                self.note = answer.get("error") or "refused"
+            return
+        if request.get("cmd") == "results":
+            rows = night_rows(state.get("results"))
+            self._fill(rows)
+            first = chosen_row(rows, state.get("match_id"))
+            if first is None:
+                self.note = "No match was played at this table tonight."
+            else:
+                self.pick(first)
+        elif state.get("match") == self.selected:  # else a later tap asked for another match's code
+            code = result_code(state["result"], state["compact"])
+            self.ids.code.rows = code.rows
+            self.note = code_note(self.selected, code)
+
+    def pick(self, match: int) -> None:
+        """Show this match's code: asked of the daemon, drawn when it answers."""
+        self.selected = match
+        self.ids.code.rows = ()
+        self.note = f"Asking the referee for match {match}'s result…"
+        App.get_running_app().send({"cmd": "result", "match": match})
+
+    def _fill(self, rows: tuple) -> None:
+        box = self.ids.matches
+        box.clear_widgets()
+        for row in rows:
+            button = Factory.NightButton(text=row.text, on_release=lambda tapped: self.pick(tapped.match))
+            button.match = row.match  # a property of the kv rule: not known to the constructor
+            box.add_widget(button)
+
+
 class SetupScreen(DevetkaScreen):
     """A new match: names, race per player, who breaks, the rule options; filled from the match on now."""
 
@@ -545,7 +627,7 @@ class DevetkaApp(App):
     clock_phase = StringProperty("")
     """Its colour: "" (plenty of time), "warn" (from the warning, 10 s), "late" (the last 5 s), "out"."""
     screen_names = ("live", "choice", "fouls", "picker", "undo", "take_back", "more", "concede", "setup", "summary",
-                    "settings")
+                    "results", "settings")
     title = "Devetka"
 
     def __init__(self, socket_path: str, config: Any = None, note: str = "", wall: Any = time.time,
@@ -639,8 +721,12 @@ class DevetkaApp(App):
             self._show(view(self.state))
 
     def on_answer(self, answer: dict) -> None:
-        if (answer.get("request") or {}).get("cmd") == "pin":
+        command = (answer.get("request") or {}).get("cmd")
+        if command == "pin":
             self.manager.get_screen("settings").answered_pin(answer)
+            return
+        if command in ("results", "result"):
+            self.manager.get_screen("results").answered(answer)
             return
         if not answer.get("ok"):
             self.say(answer.get("error") or "refused")

@@ -595,7 +595,7 @@ def match_start(players: tuple[str, str], race: tuple[int, int], breaker: int,
 
 #: Screens a player opens and closes; a new state never takes one away (the daemon's settle must not
 #: close the foul menu under a finger).
-OPENED_BY_HAND = frozenset({"fouls", "picker", "undo", "take_back", "more", "settings", "setup"})
+OPENED_BY_HAND = frozenset({"fouls", "picker", "undo", "take_back", "more", "settings", "setup", "results"})
 
 
 def next_screen(current: str, shown: View, dismissed: set | frozenset = frozenset(),

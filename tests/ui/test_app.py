@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 
+import orjson
 import pytest
 
 from tests.live import ANA_BEN
@@ -464,6 +465,9 @@ def test_screenshots_of_every_screen(screen, table, size):
                     "the match summary")
     screen.wait_for(lambda: screen.text("stats"), "the match's counts")
     shots.append(screen.screenshot("match-summary"))
+    screen.tap_id("results")
+    screen.wait_for(lambda: screen.text("note", "results").startswith("Match 1's result"), "the match's QR code")
+    shots.append(screen.screenshot("tonights-results"))
     from kivy.core.image import Image
 
     for path in shots:
@@ -821,3 +825,73 @@ def test_screenshots_of_the_shot_clock_at_20_10_and_5_s(screen, table, size):
         assert screen.widget("shot_clock").text == str(left)
         path = screen.screenshot(f"live-shot-clock-{left}s")
         assert Image(str(path)).size == size
+
+
+def shown_codes(screen: Touchscreen, name: str) -> list[str]:
+    """The QR codes on the glass, decoded from a screenshot as a phone's reader would (zxing-cpp)."""
+    import zxingcpp
+    from PIL import Image
+
+    with Image.open(screen.screenshot(name)) as image:
+        return [found.text for found in zxingcpp.read_barcodes(image.convert("L"))
+                if found.format == zxingcpp.BarcodeFormat.QRCode]
+
+
+def night_buttons(screen: Touchscreen) -> list:
+    return sorted(screen.widget("matches", "results").children, key=lambda w: -w.y)
+
+
+def exported_result(daemon, match_id: int) -> str:
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "scoreboard.commands.main", "export", "--result", "--store",
+                           str(daemon.store), "--match", str(match_id)], capture_output=True, check=True,
+                          text=True).stdout.rstrip("\n")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_the_match_summary_offers_tonights_results_and_a_qr_code_a_phone_reads(screen, table, daemon, size):
+    """Issue 21 part 3: the night's matches of this table, the one just played on top, and the QR code of a
+    match's result: what a phone decodes off the glass is what ``devetka export --result`` prints."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=LONG_NAMES, race=[2, 2])},
+               *NINE_ON_THE_BREAK, *LEGAL_BREAK, *BAD_HIT, {"type": "strike"}, {"type": "first_contact", "ball": 1},
+               {"type": "pocket", "ball": 9}, {"type": "settle"})
+    started(screen, table, race=[1, 1])
+    table.play(*NINE_ON_THE_BREAK)
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("title") == "Ana wins the match",
+                    "the match summary")
+    screen.tap_id("results")
+    screen.wait_for(lambda: len(night_buttons(screen)) == 2, "tonight's two matches")
+    latest, first = night_buttons(screen)
+    assert latest.text.split("\n")[1] == "Ana 1 – 0 Ben" and latest.text.split("\n")[0].endswith("Ana won")
+    assert first.text.split("\n")[1] == f"{LONG_NAMES[0]} 2 – 0 {LONG_NAMES[1]}"
+    screen.wait_for(lambda: screen.text("note", "results").startswith("Match 2's result with every rack"),
+                    "match 2's code")
+    assert latest.lit and not first.lit and not screen.cut()
+    assert shown_codes(screen, "results") == [exported_result(daemon, 2)]
+    screen.tap(first)
+    screen.wait_for(lambda: screen.text("note", "results").startswith("Match 1's result with every rack"),
+                    "match 1's code")
+    (code,) = shown_codes(screen, "results-croatian-names")
+    assert code == exported_result(daemon, 1) and orjson.loads(code)["players"] == LONG_NAMES
+    screen.tap_id("back")
+    assert screen.current == "summary" and screen.text("title") == "Ana wins the match"
+
+
+def test_a_long_matchs_code_holds_its_totals_and_says_so(screen, table, daemon):
+    """A result too long for one code a phone reads off the 7" screen: the code holds the compact form the daemon
+    serves (every rack totalled), and the screen says that is what it holds."""
+    table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, race=[20, 20])}, *NINE_ON_THE_BREAK * 20)
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("title") == "Ana wins the match",
+                    "the match summary")
+    screen.tap_id("results")
+    screen.wait_for(lambda: screen.text("note", "results").startswith("Match 1's totals (with every rack"),
+                    "the compact code")
+    served = table.play({"cmd": "result", "match": 1})
+    assert served["result"] == exported_result(daemon, 1) and len(served["result"]) > 2000
+    (code,) = shown_codes(screen, "results-long-match")
+    assert code == served["compact"]
+    totals = orjson.loads(code)
+    assert totals["racks"] == 20 and totals["score"] == [20, 0] and totals["nines_on_break"] == [20, 0]

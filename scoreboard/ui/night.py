@@ -1,0 +1,87 @@
+"""The words of the results screen: tonight's matches at this table as the daemon serves them (``{"cmd":
+"results"}``: each a compact result), and what the QR code beside them holds. No Kivy here, so it is tested alone.
+
+>>> rows = night_rows({"since": "2026-11-29T08:00:00+00:00", "matches": [
+...     {"match": 4, "started": "2026-11-29T20:15:00+00:00", "players": ["Ana", "Ben"], "scoring": "racks",
+...      "score": [3, 1], "winner": 0, "racks": 4},
+...     {"match": 5, "started": "2026-11-29T21:30:00+00:00", "players": ["Mia", "Noa"], "scoring": "apa",
+...      "score": [1, 0], "points": [12, 3], "targets": [38, 31], "winner": None, "racks": 1}]}, local=UTC)
+>>> [row.match for row in rows]
+[5, 4]
+>>> print(rows[0].text)
+21:30  not over yet
+Mia 12/38 – 3/31 Noa
+>>> print(rows[1].text)
+20:15  Ana won
+Ana 3 – 1 Ben
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone, tzinfo
+from typing import Any
+
+from scoreboard.ui.qr import Code
+
+UTC = timezone.utc
+
+
+@dataclass(frozen=True)
+class NightRow:
+    """One of tonight's matches on the results screen: its id (a tap shows its code) and its words."""
+
+    match: int
+    text: str
+
+
+def night_rows(results: dict[str, Any] | None, local: tzinfo | None = None) -> tuple[NightRow, ...]:
+    """Tonight's matches, the latest first (the one just played on top): when each began (the table's clock,
+    ``local``: the machine's time zone by default), who won, and the score in racks or in APA points of the
+    targets."""
+    rows = []
+    for row in (results or {}).get("matches") or ():
+        began = datetime.fromisoformat(row["started"]).astimezone(local).strftime("%H:%M")
+        names = row["players"]
+        if "error" in row:
+            rows.append(NightRow(row["match"], f"{began}  cannot be read\n{names[0]} – {names[1]}"))
+            continue
+        winner = row.get("winner")
+        outcome = f"{names[winner]} won" if winner is not None else "not over yet"
+        if row.get("points") is not None:
+            (p0, p1), (t0, t1) = row["points"], row["targets"]
+            score = f"{names[0]} {p0}/{t0} – {p1}/{t1} {names[1]}"
+        else:
+            score = f"{names[0]} {row['score'][0]} – {row['score'][1]} {names[1]}"
+        rows.append(NightRow(row["match"], f"{began}  {outcome}\n{score}"))
+    return tuple(reversed(rows))
+
+
+def chosen_row(rows: tuple[NightRow, ...], current: int | None) -> int | None:
+    """The match whose code shows first: the one just played (the state's match), else tonight's latest.
+
+    >>> chosen_row((NightRow(5, ""), NightRow(4, "")), 4), chosen_row((NightRow(5, ""), NightRow(4, "")), 9)
+    (4, 5)
+    >>> chosen_row((), 9) is None
+    True
+    """
+    if any(row.match == current for row in rows):
+        return current
+    return rows[0].match if rows else None
+
+
+def code_note(match: int, code: Code) -> str:
+    """What the code beside the list holds, said under it.
+
+    >>> code_note(4, Code("{}", ((True,),), 1, False))
+    "Match 4's result with every rack: scan it with a phone"
+    >>> code_note(4, Code("{}", ((True,),), 1, True))
+    "Match 4's totals (with every rack it would not fit one code): scan it with a phone"
+    >>> code_note(4, Code("", (), None, True))
+    "Match 4's result is too long for a QR code: devetka export --result gives it"
+    """
+    if not code.rows:
+        return f"Match {match}'s result is too long for a QR code: devetka export --result gives it"
+    if code.compact:
+        return f"Match {match}'s totals (with every rack it would not fit one code): scan it with a phone"
+    return f"Match {match}'s result with every rack: scan it with a phone"

@@ -1,0 +1,94 @@
+"""The stored matches' results (scoreboard/referee/results.py), served by the referee for the touchscreen's list of
+tonight's matches and its QR code: the same figures as ``devetka export --result``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import orjson
+
+from scoreboard.core.results import compact
+from scoreboard.referee.referee import Referee
+from tests.live import ANA_BEN
+
+NINE_ON_THE_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
+                     {"type": "settle"}]
+
+
+class Evening:
+    """The store's clock, set by the test: when each match begins."""
+
+    def __init__(self, now: str) -> None:
+        self.now = now
+
+    def __call__(self) -> str:
+        return self.now
+
+
+def play(referee: Referee, *inputs: dict, **start) -> None:
+    assert referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, **start)}).ok
+    for item in inputs:
+        assert referee.handle(item).ok, item
+
+
+def test_tonight_is_the_matches_begun_in_the_last_twelve_hours_each_with_its_score_and_winner(tmp_path):
+    clock = Evening("2026-11-28T21:00:00+00:00")
+    referee = Referee.open(tmp_path / "d.db", now=clock)
+    try:
+        play(referee, *NINE_ON_THE_BREAK, race=[1, 1])  # last night
+        clock.now = "2026-11-29T20:15:00+00:00"
+        play(referee, *NINE_ON_THE_BREAK, *NINE_ON_THE_BREAK, race=[2, 2], players=["Mia", "Noa"])
+        clock.now = "2026-11-29T23:40:00+00:00"
+        play(referee, *NINE_ON_THE_BREAK)  # on now: rack 2 to come
+        clock.now = "2026-11-30T01:10:00+00:00"  # past midnight: still tonight
+        results = referee.handle({"cmd": "results"}).state["results"]
+    finally:
+        referee.close()
+    assert results["since"] == "2026-11-29T13:10:00+00:00"
+    assert [(row["match"], row["players"], row["score"], row["winner"], row["racks"]) for row in results["matches"]] \
+        == [(2, ["Mia", "Noa"], [2, 0], 0, 2), (3, ["Ana", "Ben"], [1, 0], None, 1)]
+    assert results["matches"][0]["nines_on_break"] == [2, 0] and results["matches"][0]["racks_left_out"]
+
+
+def test_a_matchs_result_is_the_text_devetka_export_result_prints_and_its_compact_form(tmp_path):
+    path = tmp_path / "d.db"
+    referee = Referee.open(path)
+    try:
+        play(referee, *NINE_ON_THE_BREAK, *NINE_ON_THE_BREAK, race=[2, 2], players=["Zvonimir Ćosić", "Đurđa Šarić"])
+        served = referee.handle({"cmd": "result", "match": 1}).state
+        refused = [referee.handle(request).error for request in (
+            {"cmd": "result"}, {"cmd": "result", "match": "1"}, {"cmd": "result", "match": True},
+            {"cmd": "result", "match": 7})]
+    finally:
+        referee.close()
+    export = subprocess.run([sys.executable, "-m", "scoreboard.commands.main", "export", "--result", "--store",
+                             str(path), "--match", "1"], capture_output=True, check=True).stdout.decode()
+    assert served["result"] + "\n" == export
+    outcome = orjson.loads(export)
+    assert orjson.loads(served["compact"]) == compact(outcome)
+    assert outcome["players"] == ["Zvonimir Ćosić", "Đurđa Šarić"] and len(outcome["racks"]) == 2
+    assert refused == ["result needs match: a stored match's id (a whole number), not None",
+                       "result needs match: a stored match's id (a whole number), not '1'",
+                       "result needs match: a stored match's id (a whole number), not True",
+                       "no match 7 in the store"]
+
+
+def test_a_match_whose_log_no_longer_folds_is_listed_by_name_and_has_no_result(tmp_path):
+    path = tmp_path / "d.db"
+    referee = Referee.open(path)
+    play(referee, *NINE_ON_THE_BREAK)
+    referee.close()
+    import sqlite3
+
+    with sqlite3.connect(path) as db:  # a later rules version no longer accepts what was stored
+        db.execute("UPDATE inputs SET input = ? WHERE match_id = 1 AND seq = 3",
+                   (orjson.dumps({"type": "pocket", "ball": 12}).decode(),))
+    referee = Referee.open(path)
+    try:
+        (row,) = referee.handle({"cmd": "results"}).state["results"]["matches"]
+        error = referee.handle({"cmd": "result", "match": 1}).error
+    finally:
+        referee.close()
+    assert row["match"] == 1 and row["players"] == ["Ana", "Ben"] and "does not fold" in row["error"]
+    assert error.startswith("match 1 has no result: the log does not fold")
