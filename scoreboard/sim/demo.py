@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
@@ -57,7 +57,10 @@ STRIKE_SPACING = 0.3  # seconds between strikes at least: the strike line's lock
 SETTLE_FLOOR = 0.3  # the settle timer is never compressed below this: a shot's inputs must arrive inside it
 APPLY_TIMEOUT = 10.0  # seconds the daemon may take to apply one input before the demo gives up
 SCREEN_TIMEOUT = 30.0  # seconds the touchscreen may take to come up (Kivy's cold start is 1-3 s)
-HOLD_AT_END = 5.0  # seconds the last screen stays up before the demo closes it
+#: Seconds a rack's or the match's summary stays on the touchscreen before the simulated players rack and break
+#: (or the demo closes the window), whatever --speed: a person reads it (a title, the score, four counts and the
+#: ruling, some 40 words) at a person's pace.
+SUMMARY_S = 10.0
 
 
 class DemoFailed(Exception):
@@ -79,6 +82,8 @@ class DemoOptions:
     """The MQTT broker the daemon publishes to; None: no MQTT."""
     hold: bool = False
     """Once played, keep the table's daemon serving until SIGINT or SIGTERM (``devetka venue-demo``'s tables)."""
+    summary_s: float = 0.0
+    """Seconds a won rack's summary stays before the next rack is played (``SUMMARY_S`` with a touchscreen)."""
 
     @property
     def settle_after(self) -> float:
@@ -186,8 +191,11 @@ class Conductor:
     source watches; ``api`` a client of the local API. Call ``play`` from one thread.
     """
 
-    def __init__(self, api: ApiClient, mcu, strike_pin, speed: float, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, api: ApiClient, mcu, strike_pin, speed: float, clock: Callable[[], float] = time.monotonic,
+                 summary_s: float = 0.0):
         self.api = api
+        self.summary_s = summary_s
+        """Real seconds between a rack won and the next rack's first input at the least (its summary is read)."""
         self.mcu = mcu
         self.strike_pin = strike_pin
         self.speed = speed
@@ -196,8 +204,11 @@ class Conductor:
         self.match: Match | None = None
         self._last_strike = float("-inf")
 
-    def play(self, log: Iterable[Input], racks: int | None = None) -> dict[str, Any]:
-        """Play ``log`` (``match_start`` first) until ``racks`` racks are over or the match is won.
+    def play(self, log: Iterable[Input], racks: int | None = None,
+             started: Callable[[], None] = lambda: None) -> dict[str, Any]:
+        """Play ``log`` (``match_start`` first) until ``racks`` racks are over or the match is won; ``started`` is
+        called once the daemon has begun the match (the touchscreen opens then: on the match, not on the setup
+        screen of a table with none).
 
         Returns the last state the daemon served; raises ``DemoFailed`` where it went wrong.
         """
@@ -210,9 +221,11 @@ class Conductor:
             raise DemoFailed(f"the daemon refused the new match: {answer['error']}")
         self.match = Match(start)
         self.seq = 0
+        started()
         if not self.mcu.wait_for_host(APPLY_TIMEOUT):
             raise DemoFailed(f"the daemon's serial source never pinged the microcontroller within {APPLY_TIMEOUT:g} s")
         last_t, last_sent = start.t or 0.0, self.clock()
+        read_until = float("-inf")  # a won rack's summary is on the screen until then
         for number, item in enumerate(items, start=1):
             state = self.match.state
             in_shot = state.shot is not None
@@ -225,7 +238,7 @@ class Conductor:
             if isinstance(item, Settle):
                 self._await_applied(item, number)
             else:
-                self._idle_until(last_sent + gap / self.speed)
+                self._idle_until(max(last_sent + gap / self.speed, read_until))
                 self._send(item)
                 last_sent = self.clock()
                 if stored:
@@ -234,6 +247,7 @@ class Conductor:
             if table.match_winner is not None or (racks is not None and table.rack - 1 >= racks):
                 break
             if table.rack != rack:
+                read_until = self.clock() + self.summary_s
                 answer = self.api.ask({"cmd": "rack_mode", "on": True})
                 if not answer["ok"]:
                     raise DemoFailed(f"the daemon refused rack mode: {answer['error']}")
@@ -368,9 +382,10 @@ class Touchscreen:
 def play(options: DemoOptions, out: Callable[[str], None] = print, screen: bool = False) -> dict[str, Any]:
     """Run the daemon in this process and the simulated table beside it; the last state served.
 
-    With ``screen`` the touchscreen (``devetka ui``) shows the match too, and the
-    last screen stays up ``HOLD_AT_END`` seconds. Raises ``DemoFailed`` when the
-    daemon did not referee what was played.
+    With ``screen`` the touchscreen (``devetka ui``) shows the match too, each rack's
+    summary stays ``options.summary_s`` seconds before the next rack, and the last
+    screen ``SUMMARY_S`` seconds (or until its window is closed). Raises ``DemoFailed``
+    when the daemon did not referee what was played.
     """
     from gpiozero.pins.mock import MockFactory
 
@@ -399,27 +414,38 @@ def play(options: DemoOptions, out: Callable[[str], None] = print, screen: bool 
             loop = asyncio.get_running_loop()
 
             def run() -> None:
-                api = touchscreen = None
+                api = None
+                screens: list[Touchscreen] = []
+
+                def open_screen() -> None:
+                    """The touchscreen, once the match is begun: its first frame with a state is the match."""
+                    if not screen:
+                        return
+                    screens.append(Touchscreen(config.api.socket))
+                    if screens[0].shown.wait(SCREEN_TIMEOUT):
+                        out("devetka demo: the touchscreen shows the match")
+                    else:
+                        out(f"devetka demo: the touchscreen did not come up within {SCREEN_TIMEOUT:g} s: "
+                            "playing on without it")
+
                 try:
-                    if screen:
-                        touchscreen = Touchscreen(config.api.socket)
-                        if touchscreen.shown.wait(SCREEN_TIMEOUT):
-                            out("devetka demo: the touchscreen shows the match")
-                        else:
-                            out(f"devetka demo: the touchscreen did not come up within {SCREEN_TIMEOUT:g} s: "
-                                "playing on without it")
                     api = ApiClient(config.api.socket, on_state=show)
                     api.start()
                     if not api.wait_for(lambda state: True, APPLY_TIMEOUT):
                         raise DemoFailed(f"the daemon's local API did not answer within {APPLY_TIMEOUT:g} s")
-                    conductor = Conductor(api, mcu, strike_pin, options.speed)
-                    outcome["state"] = conductor.play(demo_table(options).play_match(), options.racks)
-                    if touchscreen is not None and touchscreen.process.poll() is None:
-                        time.sleep(HOLD_AT_END)  # the last ruling, or the summary, stays up a moment
+                    conductor = Conductor(api, mcu, strike_pin, options.speed, summary_s=options.summary_s)
+                    outcome["state"] = conductor.play(demo_table(options).play_match(), options.racks,
+                                                      started=open_screen)
+                    if screens and screens[0].process.poll() is None:
+                        out(f"devetka demo: the last screen stays up {SUMMARY_S:g} s (or until its window is closed)")
+                        try:  # the summary, or the last ruling, is read; a player who closed the window is done
+                            screens[0].process.wait(SUMMARY_S)
+                        except subprocess.TimeoutExpired:
+                            pass
                 except BaseException as error:  # reported by play(), after the daemon has stopped cleanly
                     outcome["error"] = error
                 finally:
-                    if touchscreen is not None:
+                    for touchscreen in screens:
                         touchscreen.close()
                     if api is not None:
                         api.stop()
@@ -536,6 +562,8 @@ def _run(options: DemoOptions, headless: bool) -> int:
     def out(line: str) -> None:
         print(line, flush=True)
 
+    if screen:
+        options = replace(options, summary_s=SUMMARY_S)
     try:
         state = play(options, out, screen=screen)
     except DemoFailed as error:

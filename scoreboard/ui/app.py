@@ -631,11 +631,13 @@ class DevetkaApp(App):
     title = "Devetka"
 
     def __init__(self, socket_path: str, config: Any = None, note: str = "", wall: Any = time.time,
-                 **kwargs: Any) -> None:
+                 splash: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.note = note
         self.wall = wall
         """The wall clock the shot clock counts down on (the daemon serves its deadline on the same one)."""
+        self.splash = splash
+        """Draw a first frame as soon as the window opens (``devetka ui``; the tests build into a window of theirs)."""
         from scoreboard.referee.config import Config
 
         self.socket_path = socket_path
@@ -652,6 +654,8 @@ class DevetkaApp(App):
     def build(self) -> Widget:
         from kivy.core.window import Window
 
+        if self.splash:
+            self._draw_splash(Window)
         load_clipboard_quietly()
 
         for name in ("common", *self.screen_names, "keyboard", "root"):
@@ -669,6 +673,36 @@ class DevetkaApp(App):
         self.manager.current = next_screen(self.manager.current, self.view, self.dismissed)
         self._clock_event = Clock.schedule_interval(self.count_down, CLOCK_TICK_S)
         return root
+
+    def _draw_splash(self, window: Any) -> None:
+        """One frame drawn before the screens are built: the window opens black until the first frame, and
+        building every screen takes a second or more on a Pi; players see the scoreboard starting instead.
+
+        Drawn with bare instructions: a widget's kv canvas would not be laid out before the event loop runs."""
+        from kivy.core.text import Label as CoreLabel
+
+        u = min(window.width / BASE_SIZE[0], window.height / BASE_SIZE[1])
+        window.clearcolor = hex_rgba("#0b0e12")
+        lines = [("Devetka", 72, "#ffd400"), ("Starting the scoreboard…", 30, "#ffffff")]
+        if self.note:
+            lines.append((self.note, 30, "#ff9100"))
+        textures = []
+        for text, size, colour in lines:
+            label = CoreLabel(text=text, font_size=size * u, bold=True, color=hex_rgba(colour))
+            label.refresh()
+            textures.append(label.texture)
+        splash = Widget(size=window.size)
+        y = (window.height + sum(texture.height for texture in textures)) / 2
+        with splash.canvas:
+            Color(1, 1, 1, 1)
+            for texture in textures:
+                y -= texture.height
+                Rectangle(texture=texture, size=texture.size, pos=(round((window.width - texture.width) / 2), round(y)))
+        window.add_widget(splash)
+        window.dispatch("on_draw")
+        window.flip()
+        window.remove_widget(splash)
+        print("devetka ui: window open, starting", file=sys.__stderr__, flush=True)
 
     def on_start(self) -> None:
         self.connect()
@@ -716,7 +750,7 @@ class DevetkaApp(App):
         word = "connected to" if connected else "no referee on"
         print(f"devetka ui: {word} {self.socket_path}", file=sys.__stderr__, flush=True)  # Kivy may wrap stderr
         if not connected:
-            self._show(view(None))
+            self._show(view(None, connected=False))
         elif self.state is not None:
             self._show(view(self.state))
 
@@ -921,5 +955,5 @@ def run(socket_path: str, config: Any = None, size: tuple[int, int] | None = Non
     if fullscreen:
         KivyConfig.set("graphics", "fullscreen", "auto")
     KivyConfig.set("kivy", "exit_on_escape", "0")
-    DevetkaApp(socket_path=socket_path, config=config, note=note).run()
+    DevetkaApp(socket_path=socket_path, config=config, note=note, splash=True).run()
     return 0

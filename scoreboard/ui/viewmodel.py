@@ -185,6 +185,10 @@ class View:
     """``ok`` (green), ``warn`` (amber: no sensors, taps only) or ``bad`` (red: a line stuck, no referee)."""
     hill_text: str = ""
     """``HILL-HILL`` when both players need one rack."""
+    offline_text: str = ""
+    """The banner over every screen while no state can come: connecting at first, the connection lost later."""
+    offline_level: str = "bad"
+    """``warn`` (grey: the first try is under way) or ``bad`` (red: no referee to be reached)."""
     picker: Picker | None = None
     summary: Summary | None = None
     buttons: dict[str, Button] = field(default_factory=dict)
@@ -209,12 +213,23 @@ class View:
 
 
 def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
-    """The screen for a state object (``None``: nothing heard from the daemon yet)."""
+    """The screen for a state object: ``None`` with ``connected`` is nothing heard from the daemon yet (the
+    first try is under way: not yet a lost connection), ``connected=False`` no daemon to be reached.
+
+    >>> view(None).offline_text, view(None, connected=False).offline_text
+    ('Connecting to the referee…', 'NO CONNECTION TO THE REFEREE: reconnecting…')
+    """
     if state is None or not connected:
+        if connected:
+            return View(connected=False, has_match=False, screen="live", status_text="Connecting to the referee…",
+                        buttons=_idle_buttons(), health_ok=False, health_text="Connecting to the referee",
+                        health_level="warn", health_label="Connecting…",
+                        offline_text="Connecting to the referee…", offline_level="warn")
         return View(connected=False, has_match=False, screen="live",
                     status_text="Waiting for the referee (devetka run)…", buttons=_idle_buttons(),
                     health_ok=False, health_text="No connection to the referee", health_level="bad",
-                    health_label="No connection to the referee")
+                    health_label="No connection to the referee",
+                    offline_text="NO CONNECTION TO THE REFEREE: reconnecting…")
     health_level, health_text, health_label = _health(state.get("health") or [], state.get("sensors"))
     health = {"health_ok": health_level == "ok", "health_text": health_text, "health_level": health_level,
               "health_label": health_label}

@@ -147,3 +147,23 @@ def test_the_terminal_view_shows_each_ruling_once_and_a_changed_one_as_changed()
     assert view.show(slow_ball) == []
     ben = TerminalView()  # the score in the players' order, as the ruling says it: Ana 0, Ben 3
     assert ben.show(dict(state, score=[0, 3], match_winner=1))[-1] == "Ben wins the match 0-3."
+
+
+
+def test_a_won_racks_summary_stays_its_time_before_the_next_rack_is_played(tmp_path):
+    """Issue 14, bug 9: with a touchscreen, the simulated players racked and broke 2-3 s after a rack was won,
+    taking its summary away before anyone read it. The daemon's own stamps (the match's time) show the wait."""
+    from scoreboard.core.inputs import parse
+
+    store = tmp_path / "demo.sqlite3"
+    play(DemoOptions(racks=2, seed=2, speed=FAST, store=str(store), summary_s=2.0), lambda line: None)
+    exported = devetka("export", "--store", str(store)).stdout.splitlines()
+    start, *inputs = [parse(orjson.loads(line)) for line in exported]
+    match = Match(start)
+    for item in inputs:
+        match.apply(item)
+        if match.state.table.rack == 2:
+            break
+    won = inputs.index(item)
+    after = inputs[won + 1]
+    assert after.TYPE == "strike" and after.t - inputs[won].t >= 2.0, (inputs[won], after)

@@ -895,3 +895,52 @@ def test_a_long_matchs_code_holds_its_totals_and_says_so(screen, table, daemon):
     assert code == served["compact"]
     totals = orjson.loads(code)
     assert totals["racks"] == 20 and totals["score"] == [20, 0] and totals["nines_on_break"] == [20, 0]
+
+
+def test_before_the_first_try_the_screen_says_connecting_and_only_a_failed_one_says_no_connection(kivy_window,
+                                                                                                   tmp_path):
+    """Issue 14, bug 9: the demo's first frame read "NO CONNECTION TO THE REFEREE" in red while the referee was
+    up and the first connection under way."""
+    from kivy.app import App
+
+    from scoreboard.ui.app import DevetkaApp
+
+    app = DevetkaApp(socket_path=str(tmp_path / "none.sock"))
+    kivy_window.size = (800, 480)
+    root = app.build()
+    app.root = root
+    kivy_window.add_widget(root)
+    touch = Touchscreen(app, kivy_window)
+    try:
+        touch.frames(2)
+        assert touch.text("offline") == "Connecting to the referee…" and touch.widget("offline").tint == "#37474f"
+        app.connect()  # nobody on that socket
+        touch.wait_for(lambda: touch.text("offline") == "NO CONNECTION TO THE REFEREE: reconnecting…",
+                       "the failed connection")
+        assert touch.widget("offline").tint == "#b00020"
+    finally:
+        app.dispatch("on_stop")
+        kivy_window.remove_widget(root)
+        App._running_app = None
+
+
+def test_while_the_screens_are_swapped_the_old_one_does_not_show_through_the_new(screen, table):
+    """Issue 14, bug 9: for the frame in which the screen manager holds both screens (longer on a loaded
+    machine), the demo showed the setup form over the live screen and a summary over the next rack."""
+    started(screen, table)
+    manager = screen.app.manager
+    screen.tap_id("more")
+    screen.tap_id("back")
+    manager.current = "more"  # as the app switches: this frame holds both screens
+    assert len(manager.children) == 2, "the swap completed before its first frame"
+    from PIL import Image, ImageChops
+
+    from tests.ui.touchscreen import screenshot_folder
+
+    swapping = screenshot_folder() / "more-swapping.png"
+    swapping.parent.mkdir(parents=True, exist_ok=True)
+    screen.app.root.export_to_png(str(swapping))  # no frame run: what the frame of the swap draws
+    screen.wait_for(lambda: len(manager.children) == 1, "the swap done")
+    settled = screen.screenshot("more-settled")
+    with Image.open(settled) as whole, Image.open(swapping) as mid:
+        assert ImageChops.difference(whole.convert("RGB"), mid.convert("RGB")).getbbox() is None

@@ -62,6 +62,8 @@ def test_the_demo_with_a_display_shows_the_match_on_the_touchscreen(display, tmp
     errors = demo.stderr.read()
     assert "Traceback" not in errors, errors
     assert "devetka demo: the touchscreen shows the match\n" in said
+    # Issue 14, bug 9: the window opens on the match begun, not on the setup screen of a table with none.
+    assert "devetka ui: showing the referee's state (match 1)" in errors, errors
     assert said[-1].startswith("devetka demo: 1 rack refereed")
     # While the rack was played the scoreboard drew the balls on the table in their colours.
     assert len(seen) >= 3, f"the screen never showed the table's balls (colours seen of {TELLING}: {seen})"

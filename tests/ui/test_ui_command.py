@@ -8,6 +8,7 @@ import subprocess
 import threading
 
 import pytest
+from PIL import ImageGrab
 
 from scoreboard.commands.main import parser
 from scoreboard.sim.touchscreen import start_ui
@@ -35,6 +36,12 @@ def test_the_ui_process_waits_for_the_daemon_then_connects_and_stops_on_sigterm(
                 return line
 
     try:
+        # Issue 14, bug 9: the window was black until every screen was built (a second or more); its first frame
+        # is drawn at once now, saying the scoreboard is starting.
+        assert said() == "devetka ui: window open, starting"
+        first = ImageGrab.grab(xdisplay=display).convert("RGB")
+        title = sum(count for count, pixel in first.getcolors(1 << 20) if pixel == (255, 212, 0))  # #ffd400
+        assert title > 1000, f"the window's first frame shows no title ({title} px of its yellow)"
         assert said() == f"devetka ui: no referee on {daemon.socket}"
         daemon.start()
         assert said() == f"devetka ui: connected to {daemon.socket}"

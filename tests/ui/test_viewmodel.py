@@ -33,9 +33,10 @@ def started(referee: Referee, **changes) -> dict:
 
 
 def test_nothing_heard_from_the_daemon_disables_every_button():
-    v = view(None)
-    assert not v.connected and "Waiting for the referee" in v.status_text
-    assert not any(button.enabled for button in v.buttons.values())
+    connecting, lost = view(None), view(None, connected=False)
+    assert not connecting.connected and connecting.status_text == "Connecting to the referee…"
+    assert not lost.connected and "Waiting for the referee" in lost.status_text and lost.offline_level == "bad"
+    assert not any(button.enabled for v in (connecting, lost) for button in v.buttons.values())
 
 
 def test_no_match_calls_for_the_setup_screen(referee):
