@@ -77,6 +77,10 @@ TAP_CAUSE_S = 1.0
 REPEAT_GUARD_S = 0.15
 #: How often the shot clock's face is drawn again from the served deadline.
 CLOCK_TICK_S = 0.1
+#: A tap waits this long at most for the daemon's answer before the frame that shows it is drawn: a frame
+#: drawn at once would show only the button let go, and the answer one frame later (on llvmpipe under load a
+#: frame is 40-160 ms). An answer later than this is shown when it comes, as before.
+ANSWER_WAIT_S = 0.05
 
 
 def hex_rgba(colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
@@ -858,12 +862,13 @@ class DevetkaApp(App):
         self.press(self.view.buttons[name])
 
     def send(self, request: dict) -> None:
+        """Send a tap's request; its answer, usually back within a few ms, is shown before the next frame."""
         if self.client is None:
             self.say("not connected to the referee (devetka run)")
             return
-        sent = self.client.send(request)
-        if "error" in sent:
-            self.say(sent["error"])
+        sent = self.client.send(request, wait_s=ANSWER_WAIT_S)
+        if "ok" in sent:  # the answer, or why the request could not be sent
+            self.on_answer(sent)
 
     def go(self, name: str) -> None:
         """Open a screen; ``live`` means whichever screen the state calls for."""

@@ -174,13 +174,26 @@ class ApiClient:
         if self._thread is not None:
             self._thread.join(timeout=10)
 
-    def send(self, request: dict) -> dict:
+    def send(self, request: dict, wait_s: float = 0.0) -> dict:
         """Send a request with a fresh id; returns ``{"id": ..., "request": ...}``, or an ``error`` if not sent.
 
-        The answer comes later through ``on_answer``.
+        The answer comes later through ``on_answer``; or, if it comes within ``wait_s``, it is returned here
+        instead (it has ``ok``), and ``on_answer`` does not hear of it: the touchscreen draws a tap's answer in the
+        frame that follows the tap, not one frame later.
         """
         request_id = next(self._ids)
+        if wait_s > 0:
+            with self._lock:
+                self._waiting.add(request_id)
         refused = self._send_with_id(request, request_id)
+        if wait_s > 0:
+            with self._changed:
+                if refused is None:
+                    self._changed.wait_for(lambda: request_id in self._answers or self._stopping.is_set(), wait_s)
+                self._waiting.discard(request_id)  # from here a late answer goes to on_answer, as without a wait
+                answer = self._answers.pop(request_id, None)
+            if answer is not None:
+                return answer
         return refused if refused is not None else {"id": request_id, "request": request}
 
     def ask(self, request: dict, timeout: float = TIMEOUT_S) -> dict:

@@ -92,3 +92,24 @@ def test_it_keeps_trying_until_a_daemon_comes_up(tmp_path):
     finally:
         client.stop()
         daemon.kill()
+
+
+def test_an_answer_within_the_wait_is_returned_and_a_later_one_is_heard_as_without_a_wait(heard_client, daemon):
+    """The touchscreen waits a moment for a tap's answer so it is drawn in the tap's own frame; an answer that
+    comes later (the daemon stopped here) reaches ``on_answer`` as usual, and none is heard twice."""
+    import os
+    import signal
+
+    heard, client = heard_client
+    heard.next("state")
+    answer = client.send({"cmd": "new_match", "match_start": ANA_BEN}, wait_s=TIMEOUT)
+    assert answer["ok"] and answer["request"]["cmd"] == "new_match" and answer["state"]["players"] == ["Ana", "Ben"]
+    os.kill(daemon.process.pid, signal.SIGSTOP)
+    try:
+        sent = client.send({"cmd": "state"}, wait_s=0.2)
+    finally:
+        os.kill(daemon.process.pid, signal.SIGCONT)
+    assert "ok" not in sent and sent["request"] == {"cmd": "state"}
+    late = heard.next("answer")  # the first answer heard: the new match's was returned, not heard
+    assert late["id"] == sent["id"] and late["ok"] and late["request"] == {"cmd": "state"}
+    assert client.send({"type": "pass"}, wait_s=TIMEOUT)["error"] == "pass without a push out to answer (5.6)"
