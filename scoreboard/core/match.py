@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from scoreboard.core.inputs import Input, MatchStart, Miss, Settle, Strike, Undo, UndoShot
@@ -185,6 +185,15 @@ class Match:
     def history(self) -> tuple[Applied, ...]:
         """The inputs that made the state as it is, in order (undone ones left out)."""
         return tuple(self._applied)
+
+    def steps(self) -> Iterator[tuple[Applied, State, State]]:
+        """Each input of ``history`` with the state before and after it, folded again from the start: for the
+        figures no verdict carries (a rack ended by a concession, R9)."""
+        state = self._checkpoints[0]
+        for applied in self._applied:
+            after = evolve(state, applied.item).state
+            yield applied, state, after
+            state = after
 
     def shot_lines(self) -> list[ShotLine]:
         """Every shot of the match so far with its final verdict, in the order the shots ended."""

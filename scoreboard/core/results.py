@@ -3,7 +3,8 @@ points against the targets), the winner, and each rack (who broke, who won, brea
 break, fouls, and under APA innings, safeties and dead balls). Pure: the same fold as ``devetka replay``.
 
 >>> from scoreboard.core.inputs import MatchStart, Strike, FirstContact, Pocket, Settle
->>> from scoreboard.core.match import Match
+>>> from scoreboard.core.inputs import Concede
+from scoreboard.core.match import Match
 >>> match = Match(MatchStart(players=("Ana", "Ben"), race=(1, 1), breaker=0))
 >>> for item in (Strike(t=1.0), FirstContact(1, t=1.1), Pocket(9, t=2.0), Settle(t=5.0)):
 ...     _ = match.apply(item)
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoreboard.core.inputs import Concede
 from scoreboard.core.match import Match
 from scoreboard.core.rules import Verdict
 from scoreboard.core.scoresheet import score_sheet
@@ -25,19 +27,28 @@ COLUMNS = ("match", "started", "table", "player0", "player1", "profile", "scorin
            "target0", "target1", "winner", "racks", "duration_s")
 
 
-def _rack(number: int, shots: list[Verdict]) -> dict[str, Any]:
+def _rack(number: int, shots: list[Verdict], concession: tuple[int, int] | None = None) -> dict[str, Any]:
+    """One rack's figures; ``concession`` (winner, breaker) for a rack a player conceded."""
     played = [shot for shot in shots if not shot.between_shots]
-    breaker = played[0].shooter if played else None
-    winner = shots[-1].rack_winner
+    conceded_to = None if concession is None else concession[0]
+    breaker = played[0].shooter if played else (None if concession is None else concession[1])
+    winner = shots[-1].rack_winner if conceded_to is None else conceded_to
     fouls = [0, 0]
     for shot in shots:
         if shot.foul:
             fouls[shot.shooter] += 1
-    run = (breaker is not None and played[0].is_break and winner == breaker
+    run = (conceded_to is None and breaker is not None and played[0].is_break and winner == breaker
            and all(shot.shooter == breaker and not shot.foul for shot in shots))
-    nine = bool(played and played[0].is_break and winner == breaker and shots[-1] is played[0])
+    nine = bool(conceded_to is None and played and played[0].is_break and winner == breaker
+                and shots[-1] is played[0])
     return {"rack": number, "breaker": breaker, "winner": winner, "break_and_run": run, "nine_on_break": nine,
-            "fouls": fouls}
+            "fouls": fouls, "conceded": conceded_to is not None}
+
+
+def _conceded(match: Match) -> dict[int, tuple[int, int]]:
+    """The racks a player conceded (R9): rack -> (the opponent who won it, its breaker). No verdict ends them."""
+    return {before.table.rack: (1 - applied.item.player, before.table.breaker) for applied, before, _ in match.steps()
+            if type(applied.item) is Concede and applied.item.scope == "rack"}
 
 
 def result(match: Match, *, started: str | None = None, table: str | None = None) -> dict[str, Any]:
@@ -50,7 +61,10 @@ def result(match: Match, *, started: str | None = None, table: str | None = None
     by_rack: dict[int, list[Verdict]] = {}
     for verdict in verdicts:
         by_rack.setdefault(verdict.rack, []).append(verdict)
-    racks = [_rack(number, shots) for number, shots in sorted(by_rack.items()) if shots[-1].rack_winner is not None]
+    conceded = _conceded(match)
+    racks = [_rack(number, by_rack.get(number, []), conceded.get(number))
+             for number in sorted(set(by_rack) | set(conceded))
+             if number in conceded or by_rack[number][-1].rack_winner is not None]
     options = setup.options
     times = [applied.item.t for applied in match.history() if applied.item.t is not None]
     start_t = match.match_start.t if match.match_start.t is not None else (times[0] if times else None)

@@ -208,3 +208,14 @@ def test_last_verdict_is_the_last_shot_lines_verdict_amendments_included():
     match.apply(Foul("scratch"))
     assert match.last_verdict().foul is True and match.last_verdict() == match.shot_lines()[-1].verdict
     assert Match(START).last_verdict() is None
+
+
+def test_steps_fold_the_history_again_to_the_state_served_undone_inputs_left_out():
+    match = Match(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0))
+    for item in (Strike(), FirstContact(1), Cushion(2), Undo(), Cushion(3), Settle()):
+        match.apply(item)
+    steps = list(match.steps())
+    assert [applied.item for applied, _, _ in steps] == [applied.item for applied in match.history()]
+    assert [type(applied.item).__name__ for applied, _, _ in steps] == ["Strike", "FirstContact", "Cushion", "Settle"]
+    assert steps[0][1].shot is None and steps[-1][2] == match.state
+    assert all(after is nxt for (_, _, after), (_, nxt, _) in zip(steps, steps[1:], strict=False))

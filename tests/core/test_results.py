@@ -1,6 +1,16 @@
 """A match's result (scoreboard/core/results.py): each rack counted as a league sheet counts it."""
 
-from scoreboard.core.inputs import Cushion, FirstContact, Foul, MatchStart, Miss, Pocket, Settle, Strike
+from scoreboard.core.inputs import (
+    Concede,
+    Cushion,
+    FirstContact,
+    Foul,
+    MatchStart,
+    Miss,
+    Pocket,
+    Settle,
+    Strike,
+)
 from scoreboard.core.match import Match
 from scoreboard.core.results import COLUMNS, csv_row, result
 
@@ -19,7 +29,7 @@ BREAK_AND_RUN = [Strike(), FirstContact(1), Pocket(1), Pocket(2), Settle(),
 def test_a_rack_run_by_the_breaker_is_a_break_and_run_and_not_a_nine_on_the_break():
     (rack,) = result(played(*BREAK_AND_RUN))["racks"]
     assert rack == {"rack": 1, "breaker": 0, "winner": 0, "break_and_run": True, "nine_on_break": False,
-                    "fouls": [0, 0]}
+                    "fouls": [0, 0], "conceded": False}
 
 
 def test_a_foul_spoils_the_run_and_is_counted_to_its_player():
@@ -36,3 +46,18 @@ def test_an_unfinished_rack_is_not_listed_and_the_csv_row_says_no_winner():
     assert outcome["racks"] == [] and outcome["winner"] is None
     row = dict(zip(COLUMNS, csv_row(7, outcome), strict=True))
     assert row["match"] == 7 and row["winner"] == "" and row["score0"] == 0 and row["target0"] == 2
+
+
+def test_a_conceded_rack_is_listed_won_by_the_opponent_with_its_fouls_r9():
+    match = played(Strike(), FirstContact(1), Cushion(2), Cushion(3), Cushion(4), Cushion(5), Settle(),  # legal break
+                   Strike(), FirstContact(4), Cushion(4), Settle(),  # Ben: bad hit (5.8)
+                   Concede(player=0, scope="rack"),  # Ana, with ball in hand, gives the rack up
+                   Concede(player=1, scope="rack"))  # rack 2, before its break: Ben gives it up too
+    outcome = result(match)
+    assert outcome["score"] == [1, 1]
+    assert outcome["racks"] == [
+        {"rack": 1, "breaker": 0, "winner": 1, "break_and_run": False, "nine_on_break": False, "fouls": [0, 1],
+         "conceded": True},
+        {"rack": 2, "breaker": 1, "winner": 0, "break_and_run": False, "nine_on_break": False, "fouls": [0, 0],
+         "conceded": True}]
+    assert dict(zip(COLUMNS, csv_row(1, outcome), strict=True))["racks"] == 2
