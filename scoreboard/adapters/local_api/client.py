@@ -197,24 +197,27 @@ class ApiClient:
         return refused if refused is not None else {"id": request_id, "request": request}
 
     def ask(self, request: dict, timeout: float = TIMEOUT_S) -> dict:
-        """Send a request and wait for its answer (never from the thread ``deliver`` runs handlers on)."""
+        """Send a request and wait for its answer (never from the thread ``deliver`` runs handlers on).
+
+        An answer later than ``timeout`` goes to ``on_answer``, as a ``send``'s does: the wait ends and the request
+        stops being waited for in one step, so no answer is kept for a caller that has gone."""
         with self._lock:
             request_id = next(self._ids)
             self._waiting.add(request_id)
-        try:
-            sent = self._send_with_id(request, request_id)
-            if sent is not None:
-                return sent
-            with self._changed:
-                if not self._changed.wait_for(lambda: request_id in self._answers or self._stopping.is_set(),
-                                              timeout):
-                    return {"id": request_id, "ok": False, "request": request,
-                            "error": f"the referee did not answer within {timeout:g} s"}
-                return self._answers.pop(request_id, {"id": request_id, "ok": False, "request": request,
-                                                      "error": "the client was stopped"})
-        finally:
-            with self._lock:
-                self._waiting.discard(request_id)
+        refused = self._send_with_id(request, request_id)
+        with self._changed:
+            if refused is None:
+                self._changed.wait_for(lambda: request_id in self._answers or self._stopping.is_set(), timeout)
+            self._waiting.discard(request_id)
+            answer = self._answers.pop(request_id, None)
+        if refused is not None:
+            return refused
+        if answer is not None:
+            return answer
+        if self._stopping.is_set():
+            return {"id": request_id, "ok": False, "request": request, "error": "the client was stopped"}
+        return {"id": request_id, "ok": False, "request": request,
+                "error": f"the referee did not answer within {timeout:g} s"}
 
     def _send_with_id(self, request: dict, request_id: int) -> dict | None:
         """Send; None once sent (its answer is then awaited), else the error answer saying why it was not."""

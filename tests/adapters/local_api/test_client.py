@@ -113,3 +113,22 @@ def test_an_answer_within_the_wait_is_returned_and_a_later_one_is_heard_as_witho
     late = heard.next("answer")  # the first answer heard: the new match's was returned, not heard
     assert late["id"] == sent["id"] and late["ok"] and late["request"] == {"cmd": "state"}
     assert client.send({"type": "pass"}, wait_s=TIMEOUT)["error"] == "pass without a push out to answer (5.6)"
+
+
+def test_an_answer_later_than_asks_timeout_is_heard_not_lost(heard_client, daemon):
+    """``ask`` gave up (the daemon frozen here): its answer, once it comes, reaches ``on_answer`` like any late one."""
+    import os
+    import signal
+
+    heard, client = heard_client
+    heard.next("state")
+    os.kill(daemon.process.pid, signal.SIGSTOP)
+    try:
+        gave_up = client.ask({"cmd": "state"}, timeout=0.2)
+    finally:
+        os.kill(daemon.process.pid, signal.SIGCONT)
+    assert gave_up["ok"] is False and gave_up["error"] == "the referee did not answer within 0.2 s"
+    late = heard.next("answer")
+    assert late["id"] == gave_up["id"] and late["ok"] and late["request"] == {"cmd": "state"}
+    again = client.ask({"cmd": "state"})
+    assert again["ok"] and again["id"] != gave_up["id"]
