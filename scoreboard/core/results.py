@@ -3,8 +3,7 @@ points against the targets), the winner, and each rack (who broke, who won, brea
 break, fouls, and under APA innings, safeties and dead balls). Pure: the same fold as ``devetka replay``.
 
 >>> from scoreboard.core.inputs import MatchStart, Strike, FirstContact, Pocket, Settle
->>> from scoreboard.core.inputs import Concede
-from scoreboard.core.match import Match
+>>> from scoreboard.core.match import Match
 >>> match = Match(MatchStart(players=("Ana", "Ben"), race=(1, 1), breaker=0))
 >>> for item in (Strike(t=1.0), FirstContact(1, t=1.1), Pocket(9, t=2.0), Settle(t=5.0)):
 ...     _ = match.apply(item)
