@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Protocol, TypeGuard, TypeVar, cast
 
+from scoreboard.core.messages import Message, msg
+
 LOG_VERSION = 1
 
 POCKETS = ("head_left", "head_right", "side_left", "side_right", "foot_left", "foot_right")
@@ -35,7 +37,12 @@ OBJECT_BALLS = tuple(range(1, 10))
 
 
 class InputError(ValueError):
-    """An input that is not a well-formed match-log input; the message names the problem."""
+    """An input that is not a well-formed match-log input; the message names the problem (a ``Message``:
+    ``str(error)`` is the English, ``render(error.message, catalog)`` another language)."""
+
+    def __init__(self, message: Message | str) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
 #: The rule options that take one of a few names, each with its choices; the first choice is the default.
@@ -119,19 +126,20 @@ class RuleOptions:
         if raw is None:
             return cls()
         if not isinstance(raw, dict):
-            raise InputError("rules must be an object of rule options")
+            raise InputError(msg("rules must be an object of rule options"))
         values: dict[str, Any] = {}
         for name, value in raw.items():
             attr = cls.JSON_NAMES.get(name)
             if attr is None:
                 known = ", ".join(cls.JSON_NAMES)
-                raise InputError(f"unknown rule option {name!r} (known: {known})")
+                raise InputError(msg("unknown rule option {name} (known: {known})", name=repr(name), known=known))
             check_option(name, value)
             values[attr] = value
         if values.get("scoring") == "apa":
             for name, attr in (("push_outs", "push_outs"), ("three_foul_rule", "three_foul_rule")):
                 if values.setdefault(attr, False):
-                    raise InputError(f'rules.{name} must be false under rules.scoring "apa": APA 9-ball has none')
+                    raise InputError(msg('rules.{name} must be false under rules.scoring "apa": APA 9-ball has none',
+                                         name=name))
         options = cls(**values)
         check_clock(options)
         return options
@@ -155,16 +163,19 @@ def check_option(name: str, value: Any) -> None:
     choices = CHOICES.get(name)
     if choices is not None:
         if value not in choices:
-            raise InputError(f"rules.{name} must be {_either(choices)}, not {_json(value)}")
+            raise InputError(msg("rules.{name} must be {choices}, not {value}", name=name, choices=_either(choices),
+                                 value=_json(value)))
     elif name == "profile":
         if value not in PROFILE_NAMES:
-            raise InputError(f"rules.profile must be {_either(PROFILE_NAMES)}, not {_json(value)}")
+            raise InputError(msg("rules.profile must be {choices}, not {value}", choices=_either(PROFILE_NAMES),
+                                 value=_json(value)))
     elif name in CLOCK_SECONDS:
         low, high = CLOCK_SECONDS[name]
         if not _is_int(value) or not low <= value <= high:
-            raise InputError(f"rules.{name} must be a whole number from {low} to {high}, not {_json(value)}")
+            raise InputError(msg("rules.{name} must be a whole number from {low} to {high}, not {value}", name=name,
+                                 low=low, high=high, value=_json(value)))
     elif not isinstance(value, bool):
-        raise InputError(f"rules.{name} must be true or false")
+        raise InputError(msg("rules.{name} must be true or false", name=name))
 
 
 def check_clock(options: RuleOptions) -> None:
@@ -181,9 +192,9 @@ def check_clock(options: RuleOptions) -> None:
 _DEFAULT_OPTIONS = RuleOptions()
 
 
-def _either(choices: tuple[str, ...]) -> str:
+def _either(choices: tuple[str, ...]) -> Message:
     quoted = [repr(choice) for choice in choices]
-    return ", ".join(quoted[:-1]) + " or " + quoted[-1]
+    return msg("{choices} or {last}", choices=", ".join(quoted[:-1]), last=quoted[-1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,18 +464,18 @@ def _ball(raw: dict[str, Any], kind: str, low: int, *, required: bool, nullable:
         return value
     if value is _MISSING:
         if required:
-            raise InputError(f"{kind} needs ball ({_ball_range(low, nullable)})")
+            raise InputError(msg("{kind} needs ball ({balls})", kind=kind, balls=_ball_range(low, nullable)))
         return None
     if value is None:
         if nullable:
             return None
-        raise InputError(f"{kind} needs ball ({_ball_range(low, nullable)}), not null")
-    raise InputError(f"{kind} ball must be {_ball_range(low, nullable)}, not {_json(value)}")
+        raise InputError(msg("{kind} needs ball ({balls}), not null", kind=kind, balls=_ball_range(low, nullable)))
+    raise InputError(msg("{kind} ball must be {balls}, not {value}", kind=kind, balls=_ball_range(low, nullable),
+                          value=_json(value)))
 
 
-def _ball_range(low: int, nullable: bool) -> str:
-    text = f"{low}-9"
-    return text + " or null" if nullable else text
+def _ball_range(low: int, nullable: bool) -> Message:
+    return msg("{low}-9 or null", low=low) if nullable else msg("{low}-9", low=low)
 
 
 _CANONICAL = {name: name for name in POCKETS + RAILS + SOURCES + CONCEDE_SCOPES}
@@ -477,7 +488,8 @@ def _choice(raw: dict[str, Any], kind: str, name: str, choices: tuple[str, ...])
         return None
     if value in choices:
         return _CANONICAL[value]
-    raise InputError(f"{kind} {name} must be one of {', '.join(choices)}, not {_json(value)}")
+    raise InputError(msg("{kind} {name} must be one of {choices}, not {value}", kind=kind, name=name,
+                          choices=", ".join(choices), value=_json(value)))
 
 
 def _player(raw: dict[str, Any], kind: str, *, required: bool) -> int | None:
@@ -485,7 +497,7 @@ def _player(raw: dict[str, Any], kind: str, *, required: bool) -> int | None:
     if value is None and not required:
         return None
     if not _is_int(value) or value not in (0, 1):
-        raise InputError(f"{kind} needs player 0 or 1")
+        raise InputError(msg("{kind} needs player 0 or 1", kind=kind))
     return value
 
 
@@ -494,7 +506,7 @@ def _time(t: Any) -> float | None:
         return t
     if type(t) is int:
         return float(t)
-    raise InputError(f"t must be a number of seconds, not {_json(t)}")
+    raise InputError(msg("t must be a number of seconds, not {value}", value=_json(t)))
 
 
 #: A player's name a bar would print on its board: at most this many characters, all printable.
@@ -518,14 +530,16 @@ def players_of(value: Any) -> tuple[str, str]:
         not isinstance(value, list | tuple) or len(value) != 2
         or not all(isinstance(p, str) and p.strip() for p in value)
     ):
-        raise InputError("match_start players must be a list of 2 non-empty names")
+        raise InputError(msg("match_start players must be a list of 2 non-empty names"))
     names = value[0].strip(), value[1].strip()
     for name in names:
         if len(name) > NAME_MAX:
-            raise InputError(f"match_start players: a name is at most {NAME_MAX} characters, not {len(name)}")
+            raise InputError(msg("match_start players: a name is at most {most} characters, not {length}",
+                                 most=NAME_MAX, length=len(name)))
         odd = next((c for c in name if not c.isprintable()), None)
         if odd is not None:
-            raise InputError(f"match_start players: a name may hold only printable characters, not {odd!r}")
+            raise InputError(msg("match_start players: a name may hold only printable characters, not {odd}",
+                                     odd=repr(odd)))
     return names
 
 
@@ -536,9 +550,10 @@ def race_of(value: Any) -> tuple[int, int]:
     (3, 5)
     """
     if not isinstance(value, list | tuple) or len(value) != 2 or not all(_is_int(n) and n >= 1 for n in value):
-        raise InputError("match_start race must be [n0, n1], racks to win, each at least 1")
+        raise InputError(msg("match_start race must be [n0, n1], racks to win, each at least 1"))
     if any(n > RACE_MAX for n in value):
-        raise InputError(f"match_start race: racks to win are at most {RACE_MAX}, not {max(value)}")
+        raise InputError(msg("match_start race: racks to win are at most {most}, not {value}", most=RACE_MAX,
+                                 value=max(value)))
     return value[0], value[1]
 
 
@@ -549,7 +564,8 @@ def apa_skill_of(value: Any) -> tuple[int, int]:
     (3, 5)
     """
     if not isinstance(value, list | tuple) or len(value) != 2 or not all(_is_int(n) and 1 <= n <= 9 for n in value):
-        raise InputError(f"match_start apa_skill must be [sl0, sl1], skill levels 1 to 9, not {_json(value)}")
+        raise InputError(msg("match_start apa_skill must be [sl0, sl1], skill levels 1 to 9, not {value}",
+                             value=_json(value)))
     return value[0], value[1]
 
 
@@ -560,7 +576,8 @@ NO_RACE = (0, 0)
 def _match_start(raw: dict[str, Any], t: float | None, src: str | None) -> MatchStart:
     v = raw.get("v")
     if v != LOG_VERSION or not _is_int(v):
-        raise InputError(f"match_start v must be {LOG_VERSION} (the log version read here), not {_json(v)}")
+        raise InputError(msg("match_start v must be {version} (the log version read here), not {value}",
+                             version=LOG_VERSION, value=_json(v)))
     players = players_of(raw.get("players"))
     options = RuleOptions.from_json(raw.get("rules"))
     skill = raw.get("apa_skill")
@@ -569,15 +586,17 @@ def _match_start(raw: dict[str, Any], t: float | None, src: str | None) -> Match
         race = NO_RACE if raw.get("race") is None else race_of(raw.get("race"))
     else:
         if skill is not None:
-            raise InputError('match_start apa_skill needs rules.scoring "apa" (points against a skill level\'s target)')
+            raise InputError(msg('match_start apa_skill needs rules.scoring "apa" (points against a skill '
+                                 "level's target)"))
         apa_skill = None
         race = race_of(raw.get("race"))
     breaker = raw.get("breaker")
     if not _is_int(breaker) or breaker not in (0, 1):
-        raise InputError("match_start breaker must be 0 or 1 (the player the lag winner chose, 5.3)")
+        raise InputError(msg("match_start breaker must be 0 or 1 (the player the lag winner chose, 5.3)"))
     table = raw.get("table")
     if table is not None and (not isinstance(table, str) or len(table) > NAME_MAX or not table.isprintable()):
-        raise InputError(f"match_start table must be a string of at most {NAME_MAX} printable characters")
+        raise InputError(msg("match_start table must be a string of at most {most} printable characters",
+                             most=NAME_MAX))
     return MatchStart(
         players=players,
         race=race,
@@ -621,7 +640,8 @@ _BUILD: _Builders = {cls: _builder(cls) for cls in INPUT_TYPES.values() if cls i
 def _foul(raw: dict[str, Any], t: float | None, src: str | None) -> Foul:
     reason = raw.get("reason")
     if reason not in FOUL_REASONS:
-        raise InputError(f"foul reason must be one of {', '.join(FOUL_REASONS)}, not {_json(reason)}")
+        raise InputError(msg("foul reason must be one of {choices}, not {value}", choices=", ".join(FOUL_REASONS),
+                             value=_json(reason)))
     return _BUILD[Foul](reason, _player(raw, "foul", required=False), t, src)
 
 
@@ -699,15 +719,15 @@ _PARSERS: dict[str, Callable[[dict[str, Any], float | None, str | None], Input]]
 def parse(raw: Any) -> Input:
     """Turn one decoded JSON value into an input, or raise ``InputError`` naming what is wrong."""
     if type(raw) is not dict:
-        raise InputError("an input must be a JSON object with a type")
+        raise InputError(msg("an input must be a JSON object with a type"))
     kind = raw.get("type")
     parser = _PARSERS.get(kind) if type(kind) is str else None
     if parser is None:
         if kind is None:
-            raise InputError("missing type")
+            raise InputError(msg("missing type"))
         if isinstance(kind, str):
-            raise InputError(f"unknown type {kind!r}")
-        raise InputError(f"type must be a string, not {_json(kind)}")
+            raise InputError(msg("unknown type {kind}", kind=repr(kind)))
+        raise InputError(msg("type must be a string, not {value}", value=_json(kind)))
     src = raw.get("src")
     if src is not None:
         src = (_CANONICAL.get(src) if type(src) is str and src in SOURCES

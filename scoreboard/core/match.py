@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from scoreboard.core.inputs import Input, MatchStart, Miss, Settle, Strike, Undo, UndoShot
+from scoreboard.core.messages import msg
 from scoreboard.core.rules import RULES_VERSION, RuleError, State, Step, Verdict, evolve, start
 from scoreboard.core.rules.decide import decide
 
@@ -79,7 +80,7 @@ class Match:
         items = iter(log)
         first = next(items, None)
         if not isinstance(first, MatchStart):
-            raise RuleError("a match log begins with match_start")
+            raise RuleError(msg("a match log begins with match_start"))
         match = cls(first, rules_version)
         for item in items:
             match.apply(item)
@@ -99,14 +100,14 @@ class Match:
         kind = type(item)
         if kind is Undo:
             if not self._applied:
-                raise RuleError("nothing to undo", "Nothing to take back yet.")
+                raise RuleError(msg("nothing to undo"), msg("Nothing to take back yet."))
             return self._keep(len(self._applied) - 1)
         if kind is UndoShot:
             if not self._shot_starts:
-                raise RuleError("undo_shot with no shot to take back", "No shot to take back yet.")
+                raise RuleError(msg("undo_shot with no shot to take back"), msg("No shot to take back yet."))
             return self._keep(self._shot_starts[-1])
         if kind is MatchStart:
-            raise RuleError("a second match_start: one match per log")
+            raise RuleError(msg("a second match_start: one match per log"))
         before = self._state
         state, verdict, amends = step = evolve(before, item)
         if state is before:
@@ -123,12 +124,12 @@ class Match:
     def trial(self, item: Input) -> RuleError | None:
         """Would ``item`` be applied now? None if so, else why not; nothing is kept (the served ``actions``)."""
         if type(item) is Undo:
-            return None if self._applied else RuleError("nothing to undo", "Nothing to take back yet.")
+            return None if self._applied else RuleError(msg("nothing to undo"), msg("Nothing to take back yet."))
         if type(item) is UndoShot:
-            return None if self._shot_starts else RuleError("undo_shot with no shot to take back",
-                                                            "No shot to take back yet.")
+            return None if self._shot_starts else RuleError(msg("undo_shot with no shot to take back"),
+                                                            msg("No shot to take back yet."))
         if type(item) is MatchStart:
-            return RuleError("a second match_start: one match per log")
+            return RuleError(msg("a second match_start: one match per log"))
         try:
             evolve(self._state, item)
         except RuleError as error:

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from scoreboard.core.inputs import PROFILE_NAMES, InputError, RuleOptions
+from scoreboard.core.messages import msg
 
 #: Each profile's options under the match log's names; an option a profile leaves out keeps its default.
 PROFILES: dict[str, dict[str, Any]] = {
@@ -40,7 +41,7 @@ assert tuple(PROFILES) == PROFILE_NAMES  # the log's check (inputs.py) and this 
 def options(name: str, base: RuleOptions | None = None) -> RuleOptions:
     """The rule options of profile ``name``: its game options over ``base``'s (the table's sensors kept)."""
     if name not in PROFILES:
-        raise InputError(f"unknown profile {name!r} (known: {', '.join(PROFILES)})")
+        raise InputError(msg("unknown profile {name} (known: {known})", name=repr(name), known=", ".join(PROFILES)))
     start = base or RuleOptions()
     game = {RuleOptions.JSON_NAMES[option]: getattr(RuleOptions(), RuleOptions.JSON_NAMES[option])
             for option in GAME_OPTIONS}

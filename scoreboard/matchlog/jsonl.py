@@ -14,6 +14,7 @@ from __future__ import annotations
 import orjson
 
 from scoreboard.core.inputs import Input, InputError, parse
+from scoreboard.core.messages import msg
 
 
 def parse_line(line: str | bytes) -> Input:
@@ -21,5 +22,5 @@ def parse_line(line: str | bytes) -> Input:
     try:
         raw = orjson.loads(line)
     except orjson.JSONDecodeError as error:
-        raise InputError(f"not valid JSON: {error}") from None
+        raise InputError(msg("not valid JSON: {error}", error=str(error))) from None
     return parse(raw)

@@ -16,7 +16,7 @@ def played(*items):
 
 
 def test_shot_over_may_be_tapped_only_while_a_shot_is_in_progress():
-    assert actions(played())["settle"] == {"ok": False, "why": NO_SHOT_ON}
+    assert actions(played())["settle"] == {"ok": False, "why": str(NO_SHOT_ON)}
     assert actions(played(Strike(), FirstContact(1)))["settle"] == {"ok": True}
     settled = played(Strike(), FirstContact(1), Cushion(2), Settle())
     assert actions(settled)["settle"]["ok"] is False

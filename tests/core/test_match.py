@@ -116,7 +116,7 @@ def test_undo_shot_before_any_shot_is_refused_and_changes_nothing():
     assert str(match.trial(UndoShot())) == "undo_shot with no shot to take back"
     with pytest.raises(RuleError, match="no shot to take back") as refused:
         match.apply(UndoShot())
-    assert refused.value.why == "No shot to take back yet." and match.state is before
+    assert str(refused.value.why) == "No shot to take back yet." and match.state is before
     assert match.last_shot() is None
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from scoreboard.core.inputs import NINE, Safety
+from scoreboard.core.messages import msg, msg_n
 from scoreboard.core.rules.state import RuleError, Setup, Sheet, Shot, Table, Verdict, other
 
 #: Points a player of skill level 1 to 9 must reach to win the match (the APA's Equalizer chart).
@@ -111,17 +112,18 @@ def take_timeout(setup: Setup, table: Table) -> Table:
     """The player due at the table takes one of his timeouts of this rack."""
     skills = setup.apa_skill
     if skills is None:
-        raise RuleError('timeout only under APA scoring (rules.scoring "apa")',
-                        "Timeouts are counted only in APA matches.")
+        raise RuleError(msg('timeout only under APA scoring (rules.scoring "apa")'),
+                        msg("Timeouts are counted only in APA matches."))
     player = table.shooter
     assert player is not None  # inputs between shots are taken only while the match is on
     sheet = table.sheet or EMPTY_SHEET
     allowed = timeouts_per_rack(skills[player])
     name = setup.players[player]
     if sheet.timeouts[player] >= allowed:
-        plural = "timeout" if allowed == 1 else "timeouts"
-        raise RuleError(f"{name} has taken the {allowed} {plural} of this rack (skill level {skills[player]})",
-                        f"{name} has no timeout left in this rack.")
+        raise RuleError(msg_n("{name} has taken the {n} timeout of this rack (skill level {skill})",
+                              "{name} has taken the {n} timeouts of this rack (skill level {skill})", allowed,
+                              name=name, skill=skills[player]),
+                        msg("{name} has no timeout left in this rack.", name=name))
     return table._replace(sheet=sheet._replace(timeouts=_add(sheet.timeouts, player, 1)))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple, cast
 
 from scoreboard.core.inputs import CUE_BALL, NINE, Cushion, FirstContact, Foul, Identify, OffTable, Pocket, ShotEvent
+from scoreboard.core.messages import msg
 from scoreboard.core.rules.state import RuleError, Shot
 
 NOT_SENSED = "not sensed"
@@ -97,7 +98,7 @@ def _resolve(
 
 
 def _down(ball: int) -> RuleError:
-    return RuleError(f"ball {ball} is already down" if ball else "the cue ball is already down")
+    return RuleError(msg("ball {ball} is already down", ball=ball) if ball else msg("the cue ball is already down"))
 
 
 def check(shot: Shot, event: ShotEvent) -> None:
@@ -106,7 +107,7 @@ def check(shot: Shot, event: ShotEvent) -> None:
     if kind is FirstContact:
         assert isinstance(event, FirstContact)
         if any(type(e) is FirstContact for e in shot.events):
-            raise RuleError("a second first_contact in one shot")
+            raise RuleError(msg("a second first_contact in one shot"))
         if event.ball is not None:
             _check_on_table(shot, event.ball)
     elif kind is Cushion:
@@ -128,7 +129,7 @@ def check(shot: Shot, event: ShotEvent) -> None:
         assert isinstance(event, Identify)
         facts = read(shot)
         if facts.unidentified == 0:
-            raise RuleError("identify with no unidentified ball in the shot it belongs to")
+            raise RuleError(msg("identify with no unidentified ball in the shot it belongs to"))
         if event.ball not in shot.before.on_table or event.ball in facts.off_table or _named(shot, event.ball):
             raise _down(event.ball)
 
@@ -150,7 +151,7 @@ def _check_on_table(shot: Shot, ball: int) -> None:
             if event.ball == ball:
                 raise _down(ball)
         elif kind is OffTable and event.ball == ball:
-            raise RuleError(f"ball {ball} is already off the table") if ball else _down(ball)
+            raise RuleError(msg("ball {ball} is already off the table", ball=ball)) if ball else _down(ball)
 
 
 def _check_room(shot: Shot, extra_unidentified: int = 0, extra_named: int | None = None) -> None:
@@ -161,5 +162,5 @@ def _check_room(shot: Shot, extra_unidentified: int = 0, extra_named: int | None
     gone = sum(1 for e in events if type(e) in (Pocket, OffTable) and e.ball != CUE_BALL)
     if gone + 1 > len(shot.before.on_table):
         if extra_unidentified:
-            raise RuleError("a pocket with no object ball left on the table to have dropped")
-        raise RuleError(f"ball {extra_named} is already down (taken for an unidentified ball)")
+            raise RuleError(msg("a pocket with no object ball left on the table to have dropped"))
+        raise RuleError(msg("ball {ball} is already down (taken for an unidentified ball)", ball=str(extra_named)))

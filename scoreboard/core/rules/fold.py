@@ -46,6 +46,7 @@ from scoreboard.core.inputs import (
     Undo,
     UndoShot,
 )
+from scoreboard.core.messages import msg
 from scoreboard.core.rules import apa, break_choice, clock, facts, fouls, push_out, racks
 from scoreboard.core.rules.decide import decide, foul_between_shots
 from scoreboard.core.rules.fouls import foul_between
@@ -57,8 +58,8 @@ _step = tuple.__new__  # builds a Step without its Python-level __new__, on the 
 def start(item: MatchStart, rules_version: int = RULES_VERSION) -> State:
     """The state of a new match (5.2, 5.3), refereed under ``rules_version`` for good."""
     if not 1 <= rules_version <= RULES_VERSION:
-        raise RuleError(f"rules version {rules_version} is not one this release knows (1 to {RULES_VERSION}): "
-                        "a newer release stored this match")
+        raise RuleError(msg("rules version {version} is not one this release knows (1 to {newest}): a newer release "
+                            "stored this match", version=rules_version, newest=RULES_VERSION))
     skills = item.apa_skill if item.options.apa else None
     setup = Setup(players=item.players, race=item.race, first_breaker=item.breaker,
                   options=item.options, table=item.table, rules_version=rules_version,
@@ -73,7 +74,7 @@ def evolve(state: State, item: Input) -> Step:
     """Fold one input into the match, or raise ``RuleError`` saying why it makes no sense here."""
     handler = _HANDLERS.get(type(item))
     if handler is None:
-        raise RuleError(f"{type(item).__name__} is not an input of the match log")
+        raise RuleError(msg("{kind} is not an input of the match log", kind=type(item).__name__))
     if state.table.match_winner is not None and type(item) is not Foul:
         raise _match_over(state)
     return handler(state, item)
@@ -82,8 +83,8 @@ def evolve(state: State, item: Input) -> Step:
 def _match_over(state: State) -> RuleError:
     assert state.table.match_winner is not None  # asked only once the match is won
     winner = state.setup.players[state.table.match_winner]
-    return RuleError(f"the match is over ({winner} won): only undo, or a late foul on the winning shot",
-                     f"The match is over: {winner} won.")
+    return RuleError(msg("the match is over ({name} won): only undo, or a late foul on the winning shot", name=winner),
+                     msg("The match is over: {name} won.", name=winner))
 
 
 def _finish(state: State) -> Step:
@@ -136,10 +137,9 @@ def _slow_ball(state: State, item: FirstContact | Cushion | Pocket) -> Step:
         try:
             replayed = _HANDLERS[type(between)](replayed, between).state
         except RuleError as error:
-            raise RuleError(
-                f"{item.TYPE} after the shot would leave the {between.TYPE} that followed it wrong ({error}):"
-                f" undo the {between.TYPE} first"
-            ) from None
+            raise RuleError(msg("{kind} after the shot would leave the {between} that followed it wrong ({error}): "
+                                "undo the {between} first", kind=item.TYPE, between=between.TYPE,
+                                error=error.message)) from None
     return Step(replayed, step.verdict, amends=True)
 
 
@@ -149,7 +149,8 @@ def _sensor(state: State, item: FirstContact | Cushion | Pocket) -> Step:
         return _add(state, item)
     if state.setup.options.strike_sensed:
         if state.last is None:
-            raise RuleError(f"{item.TYPE} with no shot to belong to: a strike sensor is fitted and no strike came")
+            raise RuleError(msg("{kind} with no shot to belong to: a strike sensor is fitted and no strike came",
+                                kind=item.TYPE))
         return _slow_ball(state, item)
     begun = _begin(state)
     assert begun.shot is not None  # _begin begins one
@@ -174,8 +175,8 @@ def _miss(state: State, item: Miss) -> Step:
     if state.shot is None:
         return _finish(_begin(state))
     if any(type(event) is Pocket for event in state.shot.events):
-        raise RuleError("miss after a ball was pocketed in the same shot",
-                        "A ball was pocketed on this shot, so it was not a miss.")
+        raise RuleError(msg("miss after a ball was pocketed in the same shot"),
+                        msg("A ball was pocketed on this shot, so it was not a miss."))
     return _finish(state)
 
 
@@ -199,8 +200,8 @@ def _between(change: Callable[[Setup, Table, _Between], Table]) -> Callable[[Sta
 
 def _stalemate(setup: Setup, table: Table, item: Stalemate) -> Table:
     if table.shot_no == 0:
-        raise RuleError("stalemate before the break: the game starts with the break (5.15)",
-                        "The rack is not broken yet: the game starts with the break (5.15).")
+        raise RuleError(msg("stalemate before the break: the game starts with the break (5.15)"),
+                        msg("The rack is not broken yet: the game starts with the break (5.15)."))
     after = racks.stalemate(table)
     return after if setup.targets is None else apa.rack_ended(table, after)
 
@@ -220,37 +221,40 @@ def _rerack(setup: Setup, table: Table, item: Rerack) -> Table:
 def _safety(state: State, item: Safety) -> Step:
     """A defensive shot: marks the shot in progress, or the last one, for the APA score sheet."""
     if state.setup.targets is None:
-        raise RuleError('safety only under APA scoring (rules.scoring "apa"): the score sheet counts them',
-                        "Safeties are counted only in APA matches.")
+        raise RuleError(msg('safety only under APA scoring (rules.scoring "apa"): the score sheet counts them'),
+                        msg("Safeties are counted only in APA matches."))
     shot = state.shot if state.shot is not None else state.last if not state.since else None
     if shot is None:
-        raise RuleError("safety with no shot to belong to")
+        raise RuleError(msg("safety with no shot to belong to"))
     if shot.is_break:
-        raise RuleError("the break is not a defensive shot", "The break cannot be marked as a safety.")
+        raise RuleError(msg("the break is not a defensive shot"), msg("The break cannot be marked as a safety."))
     if any(type(event) is Safety for event in shot.events):
-        raise RuleError("this shot is already marked as a safety", "This shot is already marked as a safety.")
+        raise RuleError(msg("this shot is already marked as a safety"), msg("This shot is already marked as a safety."))
     return _tap(state, item)
 
 
 def _check_foul(state: State, shot: Shot, item: Foul) -> None:
     """A called foul must fit the shot it belongs to and name the player it is charged to."""
     if shot.is_push_out and item.reason in ("bad_hit", "no_rail"):
-        raise RuleError(f"{item.reason} cannot be called on a push out (5.6)",
-                        "A push out need not hit the ball on or reach a rail (5.6).")
+        raise RuleError(msg("{reason} cannot be called on a push out (5.6)", reason=item.reason),
+                        msg("A push out need not hit the ball on or reach a rail (5.6)."))
     if item.reason == "illegal_break" and not shot.is_break:
-        raise RuleError("illegal_break only on the break (5.4)", "Only the break can be an illegal break (5.4).")
+        raise RuleError(msg("illegal_break only on the break (5.4)"),
+                        msg("Only the break can be an illegal break (5.4)."))
     if (shot.is_break and item.reason in ("illegal_break", "no_rail")
             and state.setup.options.break_requirement == "three_point"
             and len(facts.read(shot).pocketed) >= fouls.THREE_POINT_WAIVED):
-        raise RuleError(f"{item.reason} cannot be called: the break pocketed two balls, so the 3-point rule is met",
-                        "Two balls were pocketed on the break: the 3-point rule is met.")
+        raise RuleError(msg("{reason} cannot be called: the break pocketed two balls, so the 3-point rule is met",
+                            reason=item.reason),
+                        msg("Two balls were pocketed on the break: the 3-point rule is met."))
     _check_player(state, item, shot.shooter)
 
 
 def _check_player(state: State, item: Foul, charged: int) -> None:
     if item.player is not None and item.player != charged:
         name = state.setup.players[charged]
-        raise RuleError(f"this foul is charged to {name} (player {charged}), not player {item.player}")
+        raise RuleError(msg("this foul is charged to {name} (player {charged}), not player {player}", name=name,
+                            charged=charged, player=item.player))
 
 
 def _foul(state: State, item: Foul) -> Step:
@@ -265,11 +269,11 @@ def _foul(state: State, item: Foul) -> Step:
     table = state.table
     assert table.shooter is not None  # the match is on, so someone is due at the table
     if table.shot_no == 0:
-        raise RuleError("no foul before the rack's break: the game starts with the break (5.15)",
-                        "No foul before the break: the game starts with the break (5.15).")
+        raise RuleError(msg("no foul before the rack's break: the game starts with the break (5.15)"),
+                        msg("No foul before the break: the game starts with the break (5.15)."))
     if item.reason not in ("moved_ball", "other"):
-        raise RuleError(f"a foul between shots is moved_ball or other, not {item.reason} (R5)",
-                        "Between shots only a moved ball or another foul can be called (R5).")
+        raise RuleError(msg("a foul between shots is moved_ball or other, not {reason} (R5)", reason=item.reason),
+                        msg("Between shots only a moved ball or another foul can be called (R5)."))
     _check_player(state, item, table.shooter)
     after, verdict = foul_between_shots(state.setup, table, foul_between(item.reason))
     return Step(State(state.setup, after, None, None, (), state.clock), verdict)
@@ -304,15 +308,15 @@ def _tap(state: State, item: Identify | OffTable | Safety) -> Step:
         return _add(state, item)
     if state.last is not None and not state.since:
         return _amend(state, item)
-    raise RuleError(f"{item.TYPE} with no shot to belong to")
+    raise RuleError(msg("{kind} with no shot to belong to", kind=item.TYPE))
 
 
 def _second_match(state: State, item: MatchStart) -> Step:
-    raise RuleError("a second match_start: one match per log")
+    raise RuleError(msg("a second match_start: one match per log"))
 
 
 def _undo(state: State, item: Undo | UndoShot) -> Step:
-    raise RuleError(f"{item.TYPE} needs the match's history: apply it to a Match, not to a state")
+    raise RuleError(msg("{kind} needs the match's history: apply it to a Match, not to a state", kind=item.TYPE))
 
 
 # Each handler takes the input of its key's type, which a dict's type cannot say: hence Any for the input.

@@ -8,9 +8,9 @@ are not sensed are assumed in the shooter's favour; a called foul overrides them
 from __future__ import annotations
 
 from scoreboard.core.inputs import CUE_BALL, RuleOptions
+from scoreboard.core.messages import Balls, msg, msg_n
 from scoreboard.core.rules.facts import NOT_SENSED, ShotFacts
 from scoreboard.core.rules.state import Call, RequirementCall, Shot
-from scoreboard.core.rules.words import balls
 
 BREAK_RAIL_BALLS = 4
 THREE_POINT_WAIVED = 2
@@ -21,53 +21,54 @@ def bad_hit(shot: Shot, facts: ShotFacts) -> Call | None:
     lowest = min(shot.before.on_table)
     contact = facts.first_contact
     if contact is None:
-        return Call("5.8", "the cue ball hit no ball")
+        return Call("5.8", msg("the cue ball hit no ball"))
     if contact is not NOT_SENSED and contact != lowest:
-        return Call("5.8", f"the {contact} was hit before the {lowest}")
+        return Call("5.8", msg("the {contact} was hit before the {lowest}", contact=contact, lowest=lowest))
     if "bad_hit" in facts.called:
-        return Call("5.8", f"the {lowest} was not hit first")
+        return Call("5.8", msg("the {lowest} was not hit first", lowest=lowest))
     return None
 
 
 def no_rail(facts: ShotFacts, options: RuleOptions) -> Call | None:
     """5.9 with R10: nothing pocketed and no ball to a rail after the first contact."""
     if "no_rail" in facts.called:
-        return Call("5.9", "no ball reached a rail")
+        return Call("5.9", msg("no ball reached a rail"))
     if facts.pocketed or not options.rails_sensed or facts.rail_after_contact:
         return None
     if facts.first_contact is NOT_SENSED:
-        return Call("5.9", "no object ball was pocketed and no ball reached a rail")
-    return Call("5.9", "no object ball was pocketed and no ball reached a rail after contact")
+        return Call("5.9", msg("no object ball was pocketed and no ball reached a rail"))
+    return Call("5.9", msg("no object ball was pocketed and no ball reached a rail after contact"))
 
 
 def scratch(facts: ShotFacts, rule: str = "5.7") -> Call | None:
     """5.7 with R11 (5.4 on the break): the cue ball pocketed or off the table."""
     if facts.cue_pocketed:
-        return Call(rule, "the cue ball was pocketed")
+        return Call(rule, msg("the cue ball was pocketed"))
     if CUE_BALL in facts.off_table:
-        return Call(rule, "the cue ball left the table")
+        return Call(rule, msg("the cue ball left the table"))
     if "scratch" in facts.called:
-        return Call(rule, "scratch")
+        return Call(rule, msg("scratch"))
     return None
 
 
 def off_table(facts: ShotFacts, rule: str = "5.11") -> Call | None:
     """5.11 (5.4 on the break): an object ball driven off the table."""
     if facts.objects_off:
-        return Call(rule, f"{balls(facts.objects_off)} left the table")
+        off = Balls(facts.objects_off)
+        return Call(rule, msg_n("the {balls} left the table", "the {balls} left the table", off.n, balls=off))
     if "off_table" in facts.called:
-        return Call(rule, "a ball left the table")
+        return Call(rule, msg("a ball left the table"))
     return None
 
 
 def moved_ball(facts: ShotFacts) -> Call | None:
     """5.12: a ball moved by hand, cue or bridge (in an unrefereed match, any moved ball)."""
-    return Call("5.12", "a ball was moved") if "moved_ball" in facts.called else None
+    return Call("5.12", msg("a ball was moved")) if "moved_ball" in facts.called else None
 
 
 def other_foul(facts: ShotFacts) -> Call | None:
     """5.7: a foul the sensors cannot name, called by a player or referee."""
-    return Call("5.7", "a foul was called") if "other" in facts.called else None
+    return Call("5.7", msg("a foul was called")) if "other" in facts.called else None
 
 
 def break_requirement(facts: ShotFacts, options: RuleOptions) -> Call | None:
@@ -75,21 +76,21 @@ def break_requirement(facts: ShotFacts, options: RuleOptions) -> Call | None:
     the 3-point rule, ``break_requirement: "three_point"``)."""
     contact = facts.first_contact
     if contact is None:
-        return Call("5.4", "the break hit no ball")
+        return Call("5.4", msg("the break hit no ball"))
     if contact is not NOT_SENSED and contact != 1:
-        return Call("5.4", f"the break hit the {contact} before the 1")
+        return Call("5.4", msg("the break hit the {contact} before the 1", contact=contact))
     if "bad_hit" in facts.called:
-        return Call("5.4", "the break did not hit the 1 first")
+        return Call("5.4", msg("the break did not hit the 1 first"))
     if options.break_requirement == "three_point":
         return three_point(facts)
     if "illegal_break" in facts.called:
-        return Call("5.4", "illegal break")
+        return Call("5.4", msg("illegal break"))
     if "no_rail" in facts.called:
-        return RequirementCall("5.4", "the break drove fewer than four balls to a rail")
+        return RequirementCall("5.4", msg("the break drove fewer than four balls to a rail"))
     if not facts.pocketed and options.rails_sensed and facts.balls_to_rail < BREAK_RAIL_BALLS:
-        count = facts.balls_to_rail
-        drove = f"{count} ball{'s' if count != 1 else ''}"
-        return RequirementCall("5.4", f"the break pocketed nothing and drove {drove} to a rail, not four")
+        return RequirementCall("5.4", msg_n("the break pocketed nothing and drove {n} ball to a rail, not four",
+                                            "the break pocketed nothing and drove {n} balls to a rail, not four",
+                                            facts.balls_to_rail))
     return None
 
 
@@ -100,7 +101,7 @@ def three_point(facts: ShotFacts) -> Call | None:
     called = facts.called
     if len(facts.pocketed) >= THREE_POINT_WAIVED or ("illegal_break" not in called and "no_rail" not in called):
         return None
-    return RequirementCall("5.4", "fewer than three balls passed the head string or were pocketed (3-point rule)")
+    return RequirementCall("5.4", msg("fewer than three balls passed the head string or were pocketed (3-point rule)"))
 
 
 def fouls_on(shot: Shot, facts: ShotFacts, options: RuleOptions) -> list[Call]:
@@ -122,4 +123,4 @@ def fouls_on(shot: Shot, facts: ShotFacts, options: RuleOptions) -> list[Call]:
 
 def foul_between(reason: str) -> Call:
     """A foul between shots (R5): moving a ball is 5.12; any other called foul is a standard foul (5.7)."""
-    return Call("5.12", "a ball was moved") if reason == "moved_ball" else Call("5.7", "a foul was called")
+    return Call("5.12", msg("a ball was moved")) if reason == "moved_ball" else Call("5.7", msg("a foul was called"))

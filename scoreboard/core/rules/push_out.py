@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from scoreboard.core.inputs import RuleOptions
+from scoreboard.core.messages import msg
 from scoreboard.core.rules.state import RuleError, Table, other
 
 
@@ -17,13 +18,13 @@ def allowed_after_break(options: RuleOptions, break_fouled: bool) -> bool:
 def announce(table: Table, options: RuleOptions | None = None) -> Table:
     """The shooter announces a push out for the next shot (5.6)."""
     if options is not None and not options.push_outs:
-        raise RuleError("no push outs under these rules (rules.push_outs is false)",
-                        "Push outs are not played under these rules.")
+        raise RuleError(msg("no push outs under these rules (rules.push_outs is false)"),
+                        msg("Push outs are not played under these rules."))
     if table.push_out:
-        raise RuleError("push out already announced", "The push out is already announced: now shoot it.")
+        raise RuleError(msg("push out already announced"), msg("The push out is already announced: now shoot it."))
     if not table.push_out_allowed:
-        raise RuleError("push out only on the first shot after a legal break (5.6, R2)",
-                        "A push out may be announced only on the first shot after the break (5.6).")
+        raise RuleError(msg("push out only on the first shot after a legal break (5.6, R2)"),
+                        msg("A push out may be announced only on the first shot after the break (5.6)."))
     return table._replace(push_out=True)
 
 
@@ -32,16 +33,16 @@ def accept(table: Table) -> Table:
     if table.break_choice:
         return table._replace(break_choice=False)
     if not table.awaiting_choice:
-        raise RuleError("accept without a push out to answer (5.6)", "There is no push out to answer (5.6).")
+        raise RuleError(msg("accept without a push out to answer (5.6)"), msg("There is no push out to answer (5.6)."))
     return table._replace(awaiting_choice=False)
 
 
 def pass_back(table: Table) -> Table:
     """The opponent hands the shot back: the player who pushed out must shoot (5.6, R3)."""
     if table.break_choice:
-        raise RuleError("pass answers a push out: after a failed break, accept the table or rerack",
-                        "After a failed break: take the table or have it re-racked.")
+        raise RuleError(msg("pass answers a push out: after a failed break, accept the table or rerack"),
+                        msg("After a failed break: take the table or have it re-racked."))
     if not table.awaiting_choice:
-        raise RuleError("pass without a push out to answer (5.6)", "There is no push out to answer (5.6).")
+        raise RuleError(msg("pass without a push out to answer (5.6)"), msg("There is no push out to answer (5.6)."))
     assert table.shooter is not None  # a choice is awaited from the player due at the table
     return table._replace(awaiting_choice=False, shooter=other(table.shooter))

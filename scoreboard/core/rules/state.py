@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from scoreboard.core.inputs import OBJECT_BALLS, BetweenShots, RuleOptions, ShotEvent
+from scoreboard.core.messages import Message
 
 FULL_RACK = OBJECT_BALLS
 
@@ -30,11 +31,14 @@ class RuleError(ValueError):
     """An input that makes no sense at its point in the match; the state is left as it was.
 
     The message is for the log's reader; ``why``, where the rule gives one, is the sentence a player reads
-    on a button that cannot be tapped now (``scoreboard.core.actions``).
+    on a button that cannot be tapped now (``scoreboard.core.actions``). Both are messages
+    (``scoreboard.core.messages``): ``str(error)`` is the English, ``render(error.message, catalog)`` another
+    language.
     """
 
-    def __init__(self, message: str, why: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: Message | str, why: Message | None = None) -> None:
+        super().__init__(str(message))
+        self.message = message
         self.why = why
 
 
@@ -187,7 +191,7 @@ class Call(NamedTuple):
     """A foul: the rule that makes it one and the reason in a player's words."""
 
     rule: str
-    reason: str
+    reason: Message
 
 
 class RequirementCall(Call):
