@@ -30,9 +30,11 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from scoreboard.core.inputs import Input, to_json
+from scoreboard.core.messages import ENGLISH, Catalog, render
+from scoreboard.core.messages import to_json as message_json
 from scoreboard.core.output import shot_line
 from scoreboard.core.rules import Step
-from scoreboard.core.rules.words import explain
+from scoreboard.core.rules.words import cites, ruling
 from scoreboard.referee.config import MqttConfig
 from scoreboard.referee.service import REQUEST_LIMIT, Service
 
@@ -90,8 +92,10 @@ def _dumps(value: Any) -> bytes:
     return orjson.dumps(value)
 
 
-def events(store: str | None, match_id: int | None, seq: int, item: Input, step: Step | None) -> list[dict[str, Any]]:
-    """The ``event`` messages of one stored input: the input, then the verdict it gave, if any.
+def events(store: str | None, match_id: int | None, seq: int, item: Input, step: Step | None,
+           words: Catalog = ENGLISH) -> list[dict[str, Any]]:
+    """The ``event`` messages of one stored input: the input, then the verdict it gave, if any (its words in the
+    players' language, and as messages with the rules they cite, as in the state's ``last_verdict``).
 
     ``(store, match_id, seq, event)`` names each message for good: a subscriber drops one it has seen (QoS 1
     may deliver twice) and sees a gap as a jump in ``seq``.
@@ -102,7 +106,9 @@ def events(store: str | None, match_id: int | None, seq: int, item: Input, step:
     """
     out = [{"event": "input", "store": store, "match_id": match_id, "seq": seq, "input": to_json(item)}]
     if step is not None and step.verdict is not None:
-        verdict = dict(shot_line(step.verdict), words=explain(step.verdict))
+        said = ruling(step.verdict)
+        verdict = dict(shot_line(step.verdict), words=render(said, words), message=message_json(said),
+                       cites=list(cites(step.verdict, said)))
         out.append({"event": "verdict", "store": store, "match_id": match_id, "seq": seq, "amends": step.amends,
                     "verdict": verdict})
     return out
@@ -236,7 +242,7 @@ class MqttLink:
             self._publish(self.topics.state, _dumps(message), retain=True, qos=0)
 
     def publish_stored(self, seq: int, item: Input, step: Step | None) -> None:
-        for message in events(self.service.store_id, self.service.match_id, seq, item, step):
+        for message in events(self.service.store_id, self.service.match_id, seq, item, step, self.service.words):
             self._send(self.topics.event, _dumps(message))
 
     def _send(self, topic: str, payload: bytes) -> None:

@@ -11,6 +11,7 @@ import sys
 import orjson
 
 from scoreboard.commands import logs
+from scoreboard.i18n.catalog import LANGUAGES, catalog, environment_language
 from scoreboard.matchlog.replay import replay
 
 
@@ -22,43 +23,50 @@ def _open_log(name: str):
 
 
 def _replay(args: argparse.Namespace) -> int:
+    words = catalog(args.lang)
+    _ = words.gettext
     try:
         stream = _open_log(args.log)
     except OSError as error:
-        print(f"devetka replay: cannot read {args.log}: {error.strerror}", file=sys.stderr)
+        print(_("devetka replay: cannot read {log}: {error}").format(log=args.log, error=error.strerror),
+              file=sys.stderr)
         return 2
     gc.disable()  # a long log makes millions of small objects that all live to the end: nothing to collect
     try:
         with stream:
             result = replay(stream)
         if args.score_sheet:
-            return _score_sheet(result, args.score_sheet)
-        _write(result, args.explain)
+            return _score_sheet(result, args.score_sheet, words)
+        _write(result, args.explain, words)
     except UnicodeDecodeError as error:
-        where = "standard input" if args.log == "-" else args.log
-        print(f"devetka replay: {where} is not UTF-8 text: {error}", file=sys.stderr)
+        where = _("standard input") if args.log == "-" else args.log
+        print(_("devetka replay: {log} is not UTF-8 text: {error}").format(log=where, error=error), file=sys.stderr)
         return 2
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the reader left (| head): not an error
     except OSError as error:
-        print(f"devetka replay: cannot read {args.log}: {error.strerror}", file=sys.stderr)
+        print(_("devetka replay: cannot read {log}: {error}").format(log=args.log, error=error.strerror),
+              file=sys.stderr)
         return 2
     finally:
         gc.enable()
     return 0
 
 
-def _score_sheet(result, form: str) -> int:
+def _score_sheet(result, form: str, words) -> int:
     """``--score-sheet``: the APA score sheet, or why there is none (exit status 1)."""
+    from scoreboard.core.messages import render
     from scoreboard.core.scoresheet import printable, score_sheet
 
+    _ = words.gettext
     if result.match is None:
-        print("devetka replay: no score sheet: the log has no valid match_start", file=sys.stderr)
+        print(_("devetka replay: no score sheet: the log has no valid match_start"), file=sys.stderr)
         return 1
     try:
         sheet = score_sheet(result.match)
     except ValueError as error:
-        print(f"devetka replay: no score sheet: {error}", file=sys.stderr)
+        reason = render(error.args[0], words) if error.args else str(error)
+        print(_("devetka replay: no score sheet: {error}").format(error=reason), file=sys.stderr)
         return 1
     out = sys.stdout.buffer
     out.write(printable(sheet).encode() if form == "html" else orjson.dumps(sheet, option=orjson.OPT_APPEND_NEWLINE))
@@ -66,11 +74,11 @@ def _score_sheet(result, form: str) -> int:
     return 0
 
 
-def _write(result, explain: bool) -> None:
+def _write(result, explain: bool, words) -> None:
     """Each line as it is made: joining them first would hold the whole output in memory."""
     out = sys.stdout.buffer
     if explain:
-        for text in result.explain():
+        for text in result.explain(words):
             out.write(text.encode() + b"\n")
     else:
         dumps, newline = orjson.dumps, orjson.OPT_APPEND_NEWLINE
@@ -90,6 +98,9 @@ def parser() -> argparse.ArgumentParser:
     rp = commands.add_parser("replay", help="fold a match log and print what the rules decided")
     rp.add_argument("log", help="a match log (JSON Lines), or - for standard input")
     rp.add_argument("--explain", action="store_true", help="one line per shot with the ruling in words")
+    rp.add_argument("--lang", choices=LANGUAGES, default=environment_language(),
+                    help="the language of the words (--explain, the messages); the JSON lines are the same in every "
+                         "language. Default: the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else en")
     rp.add_argument("--score-sheet", choices=("json", "html"), dest="score_sheet",
                     help="instead, the APA score sheet of the match (scoring \"apa\"): JSON, or a page to print")
     rp.set_defaults(run=_replay)

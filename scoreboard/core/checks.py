@@ -29,6 +29,7 @@ from scoreboard.core.inputs import (
     players_of,
     race_of,
 )
+from scoreboard.core.messages import LANGUAGES
 
 #: BCM numbers a sensor may use: 0 and 1 are the HAT ID EEPROM's I2C bus.
 GPIO_PINS = range(2, 28)
@@ -121,6 +122,13 @@ def table_id(value: Any, key: str) -> str:
         raise ConfigError(key, f"expected a name of letters, digits, '-' and '_' (it goes into MQTT topics), "
                                f"got {_show(value)}")
     return value
+
+
+def language(value: Any, key: str) -> str:
+    """A language the players' words are said in (``scoreboard.core.messages.LANGUAGES``)."""
+    if value not in LANGUAGES:
+        raise ConfigError(key, f"expected one of {', '.join(LANGUAGES)}, got {_show(value)}")
+    return str(value)
 
 
 def port_number(value: Any, key: str) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Protocol, TypeGuard, TypeVar, cast
@@ -212,6 +213,8 @@ class MatchStart:
     options: RuleOptions = field(default_factory=RuleOptions)
     table: str | None = None
     apa_skill: tuple[int, int] | None = None
+    language: str | None = None
+    """The language the players chose for this match's words (``"hr"``); it changes no ruling."""
     v: int = LOG_VERSION
     t: float | None = None
     src: str | None = None
@@ -569,6 +572,9 @@ def apa_skill_of(value: Any) -> tuple[int, int]:
     return value[0], value[1]
 
 
+#: A language tag (BCP 47's shape: "hr", "en-GB"): one Devetka has no words in is said in English.
+_LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}")
+
 #: The race of a match scored in APA points, where ``race`` was left out: it is not used.
 NO_RACE = (0, 0)
 
@@ -597,6 +603,10 @@ def _match_start(raw: dict[str, Any], t: float | None, src: str | None) -> Match
     if table is not None and (not isinstance(table, str) or len(table) > NAME_MAX or not table.isprintable()):
         raise InputError(msg("match_start table must be a string of at most {most} printable characters",
                              most=NAME_MAX))
+    language = raw.get("language")
+    if language is not None and (not isinstance(language, str) or not _LANGUAGE_TAG.fullmatch(language)):
+        raise InputError(msg('match_start language must be a language tag such as "hr" or "en", not {value}',
+                             value=_json(language)))
     return MatchStart(
         players=players,
         race=race,
@@ -604,6 +614,7 @@ def _match_start(raw: dict[str, Any], t: float | None, src: str | None) -> Match
         options=options,
         table=table,
         apa_skill=apa_skill,
+        language=language,
         t=t,
         src=src,
     )
@@ -752,6 +763,8 @@ def to_json(item: Input) -> dict[str, Any]:
             out["apa_skill"] = list(item.apa_skill)
         if item.table is not None:
             out["table"] = item.table
+        if item.language is not None:
+            out["language"] = item.language
     else:
         for f in fields(item):
             if f.name in ("t", "src"):

@@ -35,6 +35,8 @@ class Catalog(Protocol):
 
 #: The source language: every message as written.
 ENGLISH: Catalog = gettext.NullTranslations()
+#: The languages Devetka speaks, the source language first (the catalogs: scoreboard/i18n).
+LANGUAGES = ("en", "hr")
 
 Arg = Union[str, int, "Message", "Balls", "Joined"]
 

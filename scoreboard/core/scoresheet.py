@@ -21,6 +21,7 @@ from typing import Any
 
 from scoreboard.core.inputs import Settle
 from scoreboard.core.match import Match
+from scoreboard.core.messages import msg
 from scoreboard.core.rules import evolve, start
 from scoreboard.core.rules.apa import EMPTY_SHEET
 
@@ -30,7 +31,7 @@ def score_sheet(match: Match) -> dict[str, Any]:
     state = start(match.match_start, match.state.setup.rules_version)
     setup = state.setup
     if setup.targets is None or setup.apa_skill is None:
-        raise ValueError('a score sheet needs APA scoring (rules.scoring "apa")')
+        raise ValueError(msg('a score sheet needs APA scoring (rules.scoring "apa")'))
     racks: dict[int, dict[str, Any]] = {}
     states = [state]
     for applied in match.history():

@@ -18,12 +18,11 @@ import os
 import re
 from pathlib import Path
 
-from scoreboard.core.messages import ENGLISH, Catalog
+from scoreboard.core.messages import ENGLISH, LANGUAGES, Catalog
 
 DOMAIN = "devetka"
 LOCALE_DIR = Path(__file__).with_name("locale")
-#: The languages the players may choose, the source language first.
-LANGUAGES = ("en", "hr")
+__all__ = ["LANGUAGES", "NAMES", "catalog", "environment_language", "language_code"]
 #: Each language's name in itself, for the buttons that choose it.
 NAMES = {"en": "English", "hr": "hrvatski"}
 

@@ -37,6 +37,7 @@ from scoreboard.core.checks import (
     _show,
     boolean,
     build,
+    language,
     player_names,
     port_number,
     profile_name,
@@ -67,6 +68,8 @@ class TableConfig:
     """
 
     id: str = setting("table1", table_id)
+    language: str = setting("en", language)
+    """The players' language: the words the daemon serves and the touchscreen shows (docs/i18n.md)."""
 
 
 @dataclass(frozen=True)

@@ -47,11 +47,14 @@ from scoreboard.core.inputs import (
     to_json,
 )
 from scoreboard.core.match import Match
+from scoreboard.core.messages import Catalog, msg, render
+from scoreboard.core.messages import to_json as message_json
 from scoreboard.core.output import shot_line, state_line
-from scoreboard.core.rules import RuleError, Step
-from scoreboard.core.rules.words import explain, shot_in_brief
+from scoreboard.core.rules import RuleError, Step, Verdict
+from scoreboard.core.rules.words import cites, ruling, shot_named
 from scoreboard.core.settle import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.core.stats import counts
+from scoreboard.i18n.catalog import catalog
 from scoreboard.referee.config import MatchConfig
 from scoreboard.referee.results import night, result_texts
 from scoreboard.referee.shot_clock import ShotClockTimer
@@ -70,12 +73,15 @@ class Reply(NamedTuple):
     changed: bool = False
     wrong_pin: bool = False
     """A PIN was given and it was wrong: the service counts it against the connection."""
+    words: str | None = None
+    """The error in the players' language, where the rules gave it as a message (``error`` stays English)."""
 
 
 #: The state's health entry of the store, there while it cannot write (a full disk, a read-only file).
 STORE_HEALTH = ("store", "store")
 
-NO_MATCH = "No match is being played: start one first."
+NO_MATCH = msg("No match is being played: start one first.")
+MATCH_OVER = msg("The match is over.")
 NO_PIN = ('no PIN is chosen yet: choose one (4 to 8 digits) with {"cmd": "settings", "set": {"ui.pin": "..."}}, '
           'or [ui] pin in the config')
 
@@ -84,11 +90,25 @@ def _utc_now() -> datetime:
 
 
 def _shot_taken_back(match: Match) -> dict[str, Any] | None:
-    """What ``undo_shot`` takes back now: the shot in words and how many inputs; None before the first shot."""
+    """What ``undo_shot`` takes back now: the shot (a message, put into words when served) and how many inputs;
+    None before the first shot."""
     last = match.last_shot()
     if last is None:
         return None
-    return {"shot": shot_in_brief(last.verdict, last.in_progress), "inputs": len(last.inputs)}
+    return {"shot": shot_named(last.verdict, last.in_progress), "inputs": len(last.inputs)}
+
+
+def _said(served: dict[str, Any] | None, words: Catalog) -> dict[str, Any] | None:
+    """A served dict whose ``shot`` is a message: its words in the players' language, and the message."""
+    if served is None or "shot" not in served:
+        return served
+    shot = served["shot"]
+    return dict(served, shot=render(shot, words), message=message_json(shot))
+
+
+def _refused(error: RuleError | InputError, words: Catalog, prefix: str = "") -> Reply:
+    """A refused input: the error in English (the log's words) and in the players' language."""
+    return Reply(False, error=prefix + str(error), words=prefix + render(error.message, words))
 
 
 def _taking_back(match: Match, item: Input) -> dict[str, Any] | None:
@@ -101,6 +121,14 @@ def _taking_back(match: Match, item: Input) -> dict[str, Any] | None:
         shot = _shot_taken_back(match)
         return None if shot is None else {"type": "undo_shot", **shot}
     return None
+
+
+def _verdict(verdict: Verdict, words: Catalog) -> dict[str, Any]:
+    """The last ruling as served: the shot line, its words in the players' language, the same as messages (for a
+    screen in another language) and the rules they cite (for "Why?")."""
+    said = ruling(verdict)
+    return dict(shot_line(verdict), words=render(said, words), message=message_json(said),
+                cites=list(cites(verdict, said)))
 
 
 def _profiles_offered(defaults: MatchConfig) -> dict[str, dict[str, Any]]:
@@ -120,8 +148,10 @@ class Referee:
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, settle_after: float = DEFAULT_SETTLE_AFTER,
-                 hold_back: float = 0.0, defaults: MatchConfig | None = None) -> None:
+                 hold_back: float = 0.0, defaults: MatchConfig | None = None, language: str = "en") -> None:
         self.store = store
+        self.language = language
+        """The table's language (``[table] language``): the words served, unless the match chose its own."""
         self.defaults = defaults if defaults is not None else MatchConfig()
         self.profiles = _profiles_offered(self.defaults)
         """The config's ``[match]``: what a ``new_match`` leaves out (players, race, rule options)."""
@@ -303,6 +333,7 @@ class Referee:
             except OSError as error:
                 return Reply(False, error=f"settings not saved: cannot write {self.overrides.path}: {error}")
             self.timer.settle_after = config.shots.settle_after_s
+            self.language = config.table.language
             restart = any(key not in LIVE for key in changes)
         return Reply(True, dict(self.state(), settings=self.overrides.shown(), restart=restart))
 
@@ -351,7 +382,7 @@ class Referee:
         try:
             match_start = parse(raw)
         except InputError as error:
-            return Reply(False, error=f"match_start: {error}")
+            return _refused(error, self.words(), "match_start: ")
         if not isinstance(match_start, MatchStart):
             return Reply(False, error="new_match needs a match_start, not " + repr(raw.get("type")))
         if defaults.locked:
@@ -381,7 +412,7 @@ class Referee:
         try:
             item = parse(raw)
         except InputError as error:
-            return Reply(False, error=str(error))
+            return _refused(error, self.words())
         if isinstance(item, MatchStart):
             return Reply(False, error='a match_start begins a new match: send {"cmd": "new_match", ...}')
         if item.t is not None:
@@ -403,7 +434,7 @@ class Referee:
         try:
             step = match.apply(item)
         except RuleError as error:
-            return Reply(False, error=str(error))
+            return _refused(error, self.words())
         if match.state is before and match.applied_count == applied and not isinstance(item, Undo):
             self.timer.seen(item, match.state)
             return Reply(True, self.state())  # applied but changed nothing (a settle on a still table)
@@ -478,10 +509,21 @@ class Referee:
     def _store_works(self) -> None:
         self.health.pop(STORE_HEALTH, None)
 
+    def spoken(self) -> str:
+        """The players' language now: the match's own (the setup screen's choice), else the table's."""
+        chosen = self.match.match_start.language if self.match is not None else None
+        return chosen or self.language
+
+    def words(self) -> Catalog:
+        return catalog(self.spoken())
+
     def state(self) -> dict[str, Any]:
-        """The state object: the replay state line plus seq, last_verdict, undo, rules and match_id."""
+        """The state object: the replay state line plus seq, last_verdict, undo, rules and match_id, its words in
+        the players' language (``language``)."""
         match = self.match
+        words = self.words()
         out = state_line(match.state if match is not None else None)
+        out["language"] = self.spoken()
         out["seq"] = self.seq
         out["match_id"] = self.match_id
         out["store"] = self.store.id
@@ -494,20 +536,20 @@ class Referee:
         if match is None:
             out.update(last_verdict=None, undo=None, undo_shot=None, taken_back=None, shot_reopened=False,
                        rules=None, rules_version=None,
-                       actions=dict(refused(NO_MATCH), rack_mode={"ok": False, "why": NO_MATCH}))
+                       actions=dict(refused(NO_MATCH, words), rack_mode={"ok": False, "why": render(NO_MATCH, words)}))
             return out
         verdict = match.last_verdict()
-        out["last_verdict"] = dict(shot_line(verdict), words=explain(verdict)) if verdict is not None else None
+        out["last_verdict"] = _verdict(verdict, words) if verdict is not None else None
         target = match.undo_target
         out["undo"] = to_json(target) if target is not None else None
-        out["undo_shot"] = _shot_taken_back(match)
-        out["taken_back"] = self.taken_back
+        out["undo_shot"] = _said(_shot_taken_back(match), words)
+        out["taken_back"] = _said(self.taken_back, words)
         out["shot_reopened"] = self.timer.reopened and match.state.shot is not None
         out["rules"] = match.match_start.options.to_json()
         out["rules_version"] = match.state.setup.rules_version
         over = match.state.table.match_winner is not None
-        out["actions"] = dict(self._clock_actions(actions(match)),
-                              rack_mode={"ok": False, "why": "The match is over."} if over else {"ok": True})
+        out["actions"] = dict(self._clock_actions(actions(match, words)),
+                              rack_mode={"ok": False, "why": render(MATCH_OVER, words)} if over else {"ok": True})
         if "shot_clock" in out:
             out["shot_clock"] = dict(out["shot_clock"], **self._clock_served())
         return out

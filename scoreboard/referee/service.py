@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 
 from scoreboard.core.inputs import Input
+from scoreboard.core.messages import Catalog
 from scoreboard.core.rules import Step
 from scoreboard.referee.referee import Referee
 from scoreboard.sensing.interface import Health, Report
@@ -63,6 +64,11 @@ class Service:
     @property
     def match_id(self) -> int | None:
         return self.referee.match_id
+
+    @property
+    def words(self) -> Catalog:
+        """The players' language now (the match's, else the table's): the catalog the words are served in."""
+        return self.referee.words()
 
     @property
     def store_id(self) -> str | None:
@@ -149,6 +155,8 @@ class Service:
             self._count_wrong_pin(caller)
         if reply.ok:
             answer({"id": request_id, "ok": True, "state": reply.state})
+        elif reply.words is not None:
+            answer({"id": request_id, "ok": False, "error": reply.error, "words": reply.words})
         else:
             answer({"id": request_id, "ok": False, "error": reply.error})
         if reply.changed:

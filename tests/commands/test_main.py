@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -293,3 +295,60 @@ def test_replay_score_sheet_prints_the_apa_sheet_as_json_or_a_page():
                             str(EXAMPLES_DIR / "01-push-out-pass.jsonl")], capture_output=True, text=True)
     assert racks.returncode == 1 and racks.stdout == ""
     assert racks.stderr == 'devetka replay: no score sheet: a score sheet needs APA scoring (rules.scoring "apa")\n'
+
+
+# --- the words in the players' language (issue 22) ---------------------------------------------------------
+
+LOGS = sorted(path for path in EXAMPLES.glob("*.jsonl") if not path.name.endswith(".out.jsonl"))
+#: English that must not be left in a Croatian line: the words of the rulings, not the log's field names.
+ENGLISH_WORDS = re.compile(r"\b(the|ball|balls|shot|shoots|rack|foul|break|breaks|wins|score|pocketed|hand|"
+                           r"missed|chooses|push out by|to shoot|line)\b", re.IGNORECASE)
+
+
+def explained(path: Path, language: str) -> list[str]:
+    result = run("replay", "--explain", "--lang", language, str(path))
+    assert result.returncode == 0, result.stderr
+    return result.stdout.decode("utf-8").splitlines()
+
+
+@pytest.mark.parametrize("language", ["en", "hr"])
+@pytest.mark.parametrize("log", LOGS, ids=lambda path: path.stem)
+def test_explain_of_every_worked_example_is_its_committed_text(log, language):
+    expected = log.with_name(f"{log.stem}.explain.{language}.txt").read_text(encoding="utf-8").splitlines()
+    assert explained(log, language) == expected
+
+
+@pytest.mark.parametrize("log", [*LOGS, EXAMPLES.parent.parent.parent / "examples" / "match.jsonl"],
+                         ids=lambda path: path.stem)
+def test_every_english_line_has_a_croatian_line_that_is_not_english(log):
+    english, croatian = explained(log, "en"), explained(log, "hr")
+    assert len(croatian) == len(english)
+    for en, hr in zip(english, croatian, strict=True):
+        assert hr != en
+        # what is left of English is the log's own field and type names (push out is the seed's own word)
+        assert not ENGLISH_WORDS.search(re.sub(r"\b(push out|[a-z_]+_[a-z_]+|undo_shot|type|ball|player)\b", "",
+                                               hr.replace("push out", ""))), hr
+
+
+def test_the_seed_s_words_are_said():
+    said = "\n".join(line for log in LOGS for line in explained(log, "hr"))
+    for word in ("bijelu u ruci", "razbija", "faul", "devetku", "partij", "mantinel", "push out", "Devetku vratite",
+                 "Na potezu:", "predaje meč", "Neriješena partija", "foot točku", "ispod head linije"):
+        assert word in said, word
+
+
+def test_lang_changes_the_words_not_the_json_lines():
+    log = str(EXAMPLES / "12-apa-dead-balls-safeties-timeouts.jsonl")
+    assert run("replay", "--lang", "hr", log).stdout == run("replay", "--lang", "en", log).stdout
+
+
+def test_the_language_defaults_to_the_environment_s(tmp_path):
+    log = write_log(tmp_path / "m.jsonl", BAD_HIT_LOG)
+    environ = {key: value for key, value in os.environ.items() if not key.startswith(("LANG", "LC_"))}
+    said = subprocess.run([*devetka(), "replay", "--explain", str(log)], capture_output=True, timeout=60,
+                          env={**environ, "LANG": "hr_HR.UTF-8"}).stdout.decode()
+    assert said.splitlines()[2] == "Redak 10 nije primijenjen: pass, a nema push outa na koji se odgovara (5.6)."
+    missing = subprocess.run([*devetka(), "replay", str(tmp_path / "none.jsonl")], capture_output=True, timeout=60,
+                             env={**environ, "LANGUAGE": "hr"})
+    assert missing.returncode == 2
+    assert missing.stderr.decode().startswith(f"devetka replay: ne mogu pročitati {tmp_path / 'none.jsonl'}: ")

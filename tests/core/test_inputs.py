@@ -607,3 +607,20 @@ def test_safety_timeout_and_rerack_are_bare_inputs():
     for kind, cls in (("safety", Safety), ("timeout", Timeout), ("rerack", Rerack)):
         item = parse({"type": kind, "src": "touch"})
         assert item == cls(src="touch") and to_json(item) == {"type": kind, "src": "touch"}
+
+
+def test_a_match_start_may_say_the_players_language_and_writes_it_back():
+    from scoreboard.core.inputs import InputError, parse, to_json
+
+    raw = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0, "language": "hr"}
+    start = parse(raw)
+    assert start.language == "hr" and to_json(start) == raw
+    assert parse({**raw, "language": "en-GB"}).language == "en-GB"
+    assert "language" not in to_json(parse({key: value for key, value in raw.items() if key != "language"}))
+    for wrong in ("Hrvatski", "", 7, "hr_HR.UTF-8"):
+        try:
+            parse({**raw, "language": wrong})
+        except InputError as error:
+            assert str(error).startswith('match_start language must be a language tag such as "hr" or "en"')
+        else:
+            raise AssertionError(wrong)

@@ -323,7 +323,7 @@ def test_the_match_defaults_make_a_match_start_the_replay_reads():
     ("[table]\nid = 1",
      "table.id: expected a name of letters, digits, '-' and '_' (it goes into MQTT topics), got 1"),
     ('[table]\nname = "x"',
-     "table.name: unknown key (known: id)"),
+     "table.name: unknown key (known: id, language)"),
     ("table = 1",
      "table: expected a table, got 1"),
     ("[store]\npath = ''",

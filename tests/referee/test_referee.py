@@ -74,10 +74,15 @@ def test_undo_shot_is_stored_and_gives_the_state_before_the_break(referee, tmp_p
     before = referee.handle({"cmd": "new_match", "match_start": ANA_BEN}).state
     for item in BREAK_POCKETING_2_AND_3:
         referee.handle(item)
-    assert referee.state()["undo_shot"] == {"shot": "Ana's break, the 2 and 3 pocketed", "inputs": 5}
+    served = referee.state()["undo_shot"]
+    assert {key: served[key] for key in ("shot", "inputs")} == {"shot": "Ana's break, the 2 and 3 pocketed",
+                                                                 "inputs": 5}
+    assert served["message"]["parts"][0] == {"id": "{name}'s break", "args": {"name": "Ana"}}
     reply = referee.handle({"type": "undo_shot"})
     assert reply.ok and reply.changed and reply.state["seq"] == len(BREAK_POCKETING_2_AND_3) + 1
-    assert reply.state["taken_back"] == {"type": "undo_shot", "shot": "Ana's break, the 2 and 3 pocketed", "inputs": 5}
+    taken = reply.state["taken_back"]
+    assert {key: taken[key] for key in ("type", "shot", "inputs")} == {"type": "undo_shot", "inputs": 5,
+                                                                         "shot": "Ana's break, the 2 and 3 pocketed"}
     unchanged = ("seq", "taken_back", "actions")
     assert {k: v for k, v in reply.state.items() if k not in unchanged} == \
            {k: v for k, v in before.items() if k not in unchanged}
@@ -341,3 +346,41 @@ def test_names_played_here_are_offered_most_recent_first(referee):
     for players in (["Ana", "Ben"], ["Mia", "Ana"]):
         referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, players=players)})
     assert referee.handle({"cmd": "names"}).state["names"] == ["Mia", "Ana", "Ben"]
+
+
+def test_the_ruling_is_served_in_the_players_language_as_messages_with_the_rules_it_cites(tmp_path):
+    from scoreboard.core.messages import from_json, render
+    from scoreboard.i18n.catalog import catalog
+
+    referee = Referee.open(tmp_path / "devetka.db", language="hr")
+    try:
+        referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+        for item in LEGAL_BREAK:
+            referee.handle(item)
+        state = referee.handle({"type": "push_out"}).state
+    finally:
+        referee.close()
+    verdict = state["last_verdict"]
+    assert state["language"] == "hr"
+    assert verdict["words"] == "Ana pravilno razbija (5.4). Na potezu: Ben. Ben smije igrati push out (5.5)."
+    served = from_json(verdict["message"])
+    assert render(served, catalog("hr")) == verdict["words"]
+    assert render(served) == "Legal break (5.4) by Ana. Ben to shoot. Ben may push out (5.5)."
+    assert verdict["cites"] == ["5.4", "5.5"]
+    assert state["actions"]["accept"] == {"ok": False, "why": "Nema push outa na koji treba odgovoriti (5.6)."}
+    assert state["undo_shot"]["shot"] == "razbijanje (Ana)"
+
+
+def test_a_match_may_be_said_in_its_own_language_whatever_the_table_s(tmp_path):
+    referee = Referee.open(tmp_path / "devetka.db", language="hr")
+    try:
+        english = referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, language="en")}).state
+        assert english["language"] == "en" and english["actions"]["pass"]["why"].startswith("There is no push out")
+        croatian = referee.handle({"cmd": "new_match", "match_start": ANA_BEN}).state
+        assert croatian["language"] == "hr" and croatian["actions"]["pass"]["why"].startswith("Nema push outa")
+        refused = referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, language="Hrvatski!")})
+        assert not refused.ok and refused.words.startswith("match_start: match_start language mora biti oznaka")
+    finally:
+        referee.close()
+    with Store.open_readonly(tmp_path / "devetka.db") as store:
+        assert store.log(1)[0].language == "en" and store.log(2)[0].language is None

@@ -44,3 +44,18 @@ def test_every_request_gets_one_answer_with_its_id_and_a_refused_one_changes_not
                 assert len(referee.store.log(referee.match_id)) == 1
         finally:
             referee.close()
+
+
+def test_a_refused_input_is_answered_in_english_and_in_the_players_language(tmp_path):
+    referee = Referee.open(tmp_path / "devetka.db", language="hr")
+    try:
+        service = Service(referee)
+        assert referee.handle({"cmd": "new_match", "match_start": ANA_BEN}).ok
+        answers: list[dict] = []
+        service.request(b'{"type": "pass", "id": 7}', answers.append, "socket")
+        service.request(b'{"type": "pocket", "ball": 12}', answers.append, "mqtt")
+    finally:
+        referee.close()
+    assert answers[0] == {"id": 7, "ok": False, "error": "pass without a push out to answer (5.6)",
+                          "words": "pass, a nema push outa na koji se odgovara (5.6)"}
+    assert answers[1]["words"] == "pocket: ball mora biti 0-9 ili null, a ne 12"

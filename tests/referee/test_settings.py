@@ -208,3 +208,13 @@ def test_with_no_pin_chosen_only_the_change_that_chooses_one_is_taken(tmp_path):
         client.close()
     finally:
         assert daemon.stop() == 0
+
+
+def test_the_table_s_language_is_a_setting_that_applies_at_once(referee):
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    assert referee.state()["language"] == "en"
+    reply = referee.handle({"cmd": "settings", "pin": PIN, "set": {"table.language": "hr"}})
+    assert reply.ok and reply.state["restart"] is False and reply.state["language"] == "hr"
+    assert reply.state["actions"]["pass"]["why"] == "Nema push outa na koji treba odgovoriti (5.6)."
+    refused = referee.handle({"cmd": "settings", "pin": PIN, "set": {"table.language": "de"}})
+    assert not refused.ok and "table.language: expected one of en, hr" in refused.error

@@ -12,6 +12,8 @@ from scoreboard.core.messages import Balls, msg, msg_n
 from scoreboard.core.rules.facts import NOT_SENSED, ShotFacts
 from scoreboard.core.rules.state import Call, RequirementCall, Shot
 
+#: The 3-point rule's failure: "Why?" tells it from 5.4's four balls by it (``words.cites``).
+THREE_POINT_FAILED = msg("fewer than three balls passed the head string or were pocketed (3-point rule)")
 BREAK_RAIL_BALLS = 4
 THREE_POINT_WAIVED = 2
 
@@ -101,7 +103,7 @@ def three_point(facts: ShotFacts) -> Call | None:
     called = facts.called
     if len(facts.pocketed) >= THREE_POINT_WAIVED or ("illegal_break" not in called and "no_rail" not in called):
         return None
-    return RequirementCall("5.4", msg("fewer than three balls passed the head string or were pocketed (3-point rule)"))
+    return RequirementCall("5.4", THREE_POINT_FAILED)
 
 
 def fouls_on(shot: Shot, facts: ShotFacts, options: RuleOptions) -> list[Call]:

@@ -22,8 +22,9 @@ from scoreboard.core.inputs import (
     Stalemate,
     Timeout,
 )
-from scoreboard.core.messages import ENGLISH, Arg, Balls, Catalog, Joined, Message, joined, msg, msg_n, render
+from scoreboard.core.messages import ENGLISH, Arg, Balls, Catalog, Joined, Message, cited, joined, msg, msg_n, render
 from scoreboard.core.rules.clock import TIME_RULE
+from scoreboard.core.rules.fouls import THREE_POINT_FAILED
 from scoreboard.core.rules.state import Table, Verdict, other
 
 NOTED = (PushOut, Accept, Pass, Stalemate, Concede, Rerack, Timeout, ShotClock, Extension)
@@ -130,6 +131,25 @@ def ruling(verdict: Verdict) -> Joined:
         assert after.shooter is not None  # the rack goes on: someone is at the table
         said.append(msg("{name} to shoot.", name=players[after.shooter]))
     return joined([*said, *_next(players, after, verdict.warning)])
+
+
+def cites(verdict: Verdict, said: Joined | None = None) -> tuple[str, ...]:
+    """The rules a ruling cites, for "Why?": the numbers its words name (5.8, R3), then the league option whose rule
+    it applied (by the option's name: ``ball_in_hand``, ``nine_on_break``, ``break_requirement``,
+    ``break_failure``, ``scoring``), which the words do not number."""
+    after = verdict.after
+    league = []
+    if after is not None and after.behind_head_string and verdict.ball_in_hand:
+        league.append("ball_in_hand")
+    if verdict.is_break and verdict.respot_nine and not verdict.foul and verdict.rack_winner is None:
+        league.append("nine_on_break")
+    if any(call.reason == THREE_POINT_FAILED for call in verdict.calls):
+        league.append("break_requirement")
+    if after is not None and after.break_choice:
+        league.append("break_failure")
+    if verdict.points_scored is not None:
+        league.append("scoring")
+    return (*cited(ruling(verdict) if said is None else said), *league)
 
 
 def _legal_break(name: str, down: Balls, going_on: bool) -> Message:

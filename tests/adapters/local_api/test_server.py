@@ -47,7 +47,8 @@ def test_a_rejected_input_is_answered_and_not_stored(daemon):
     client.request({"cmd": "new_match", "match_start": ANA_BEN})
     before = client.request({"cmd": "state"})["state"]
     answer = client.request({"type": "pass"})
-    assert answer == {"id": client.last_id, "ok": False, "error": "pass without a push out to answer (5.6)"}
+    assert answer == {"id": client.last_id, "ok": False, "error": "pass without a push out to answer (5.6)",
+                      "words": "pass without a push out to answer (5.6)"}  # the words: the table's language
     assert client.request({"cmd": "state"})["state"] == before
     assert client.request({"cmd": "shutdown"})["error"].startswith("unknown command 'shutdown'")
     client.close()

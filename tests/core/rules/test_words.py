@@ -113,3 +113,25 @@ def test_a_failed_break_under_the_option_says_who_chooses():
     assert said[0] == ("Rack 1, break, Ana: Failed break 5.4: the break pocketed nothing and drove 1 ball to a rail, "
                        "not four. Ben chooses: take the table as it lies, or have it re-racked and break.")
     assert said[1] == "Rack 1: The balls are racked again; Ben breaks rack 2."
+
+
+def _cites(*parts, **fields):
+    from scoreboard.core.rules.words import cites
+
+    lines = [start(**fields)] + [item for part in parts for item in (part if isinstance(part, list) else [part])]
+    return [cites(line.verdict) for line in replay(json.dumps(line) for line in lines).final[1]]
+
+
+def test_a_ruling_cites_the_rules_its_words_name_and_the_league_rule_it_applied():
+    between = _cites(legal_break(), i("push_out"), shot(), i("pass"), i("foul", reason="moved_ball"))
+    assert between[-1] == ("5.12",)
+    assert _cites(legal_break(), shot(3, rails=(3,)))[-1] == ("5.8",)
+    behind = _cites(legal_break(pockets=(2,)), shot(1, rails=(1,), pockets=(0,)),
+                    rules={"ball_in_hand": "behind_head_string"})
+    assert behind[-1] == ("5.7", "ball_in_hand")
+    assert _cites(legal_break(pockets=(9,)), rules={"nine_on_break": "spotted"})[0][-1] == "nine_on_break"
+    assert _cites(shot(1, rails=(2,)), rules={"break_failure": "option"})[0] == ("5.4", "break_failure")
+    three = _cites(legal_break(), [i("foul", reason="illegal_break")], rules={"break_requirement": "three_point"})
+    assert three[0] == ("5.4", "break_requirement")
+    apa = _cites(shot(1, pockets=(3,)), rules={"scoring": "apa"}, apa_skill=[3, 3], race=None)
+    assert apa[0] == ("5.4", "scoring")
