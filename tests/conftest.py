@@ -30,11 +30,17 @@ def referee(tmp_path):
 
 
 @pytest.fixture
-def daemon(tmp_path):
+def daemon_config():
+    """The config ``daemon`` starts with: a test module may add to it (a table's language)."""
+    return '[ui]\npin = "0000"\n'
+
+
+@pytest.fixture
+def daemon(tmp_path, daemon_config):
     """``devetka run`` as a child process on a store and socket of the test's own (tests/live.py), PIN 0000."""
     from tests.live import Daemon
 
-    d = Daemon(tmp_path, config='[ui]\npin = "0000"\n')
+    d = Daemon(tmp_path, config=daemon_config)
     d.start()
     yield d
     d.kill()

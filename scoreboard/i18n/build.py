@@ -5,8 +5,10 @@ from the code: ``msg``/``msg_n`` in the core, ``_``/``gettext``/``ngettext``/``N
 in the touchscreen's ``.kv`` files (``scoreboard.i18n.kv``) and ``_``/``ngettext`` in the venue board's
 JavaScript, into ``locale/devetka.pot``; brings each language's ``.po`` up to date with it (new messages come in
 untranslated, a changed one fuzzy, a gone one leaves); and compiles each ``.po`` to the ``.mo`` Python reads
-and to the JSON the venue board reads (``scoreboard/venue/board/i18n/LANG.json``). ``--check`` writes nothing
-and says what is out of date or untranslated (the test suite runs it: tests/i18n/test_build.py).
+and to the script the venue board reads (``scoreboard/venue/board/i18n/LANG.js``: a classic script, as the
+board's own, which Mosquitto's http_dir serves without a content type and a page opened from a file still
+loads). ``--check`` writes nothing and says what is out of date or untranslated (the test suite runs it:
+tests/i18n/test_build.py).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def mo_path(language: str) -> Path:
 
 
 def board_path(language: str) -> Path:
-    return BOARD_DIR / f"{language}.json"
+    return BOARD_DIR / f"{language}.js"
 
 
 def _directories(path: str) -> bool:
@@ -99,7 +101,9 @@ def board_bytes(catalog: Catalog | None, language: str) -> bytes:
             else:
                 messages[message.id[0]] = list(message.string)
     data = {"language": language, "plural": plural, "messages": messages, "rules": board_rules(language)}
-    return (json.dumps(data, ensure_ascii=False, sort_keys=True, indent=0) + "\n").encode()
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, indent=0)
+    return (f"// Made by python -m scoreboard.i18n.build from the catalog: do not edit.\n"
+            f"(window.devetkaCatalogs = window.devetkaCatalogs || {{}})[{json.dumps(language)}] = {text};\n").encode()
 
 
 _FIELD = re.compile(r"\{(\w*)\}")

@@ -81,7 +81,8 @@ class Overrides:
     Traceback (most recent call last):
     ...
     scoreboard.core.checks.ConfigError: store.path: not a setting the screen may change (it may change table.id, \
-table.language, shots.settle_after_s, mqtt.enabled, mqtt.host, mqtt.port, sensors.gpio.enabled, sensors.serial.enabled, ui.pin)
+table.language, shots.settle_after_s, mqtt.enabled, mqtt.host, mqtt.port, sensors.gpio.enabled, \
+sensors.serial.enabled, ui.pin)
     """
 
     def __init__(self, path: str | os.PathLike, base: dict, values: dict[str, Any] | None = None) -> None:

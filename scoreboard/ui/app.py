@@ -44,10 +44,13 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.uix.widget import Widget
 
 from scoreboard.adapters.local_api.client import ApiClient
+from scoreboard.i18n.catalog import LANGUAGES
 from scoreboard.ui.client import kivy_deliver
 from scoreboard.ui.night import chosen_row, code_note, night_rows
 from scoreboard.ui.qr import result_code
+from scoreboard.ui.language import tr
 from scoreboard.ui.viewmodel import (
+    N_,
     Player,
     View,
     match_start,
@@ -81,6 +84,12 @@ CLOCK_TICK_S = 0.1
 #: drawn at once would show only the button let go, and the answer one frame later (on llvmpipe under load a
 #: frame is 40-160 ms). An answer later than this is shown when it comes, as before.
 ANSWER_WAIT_S = 0.05
+#: The on-screen keyboard's keys that are words (kv/keyboard.kv says them in the screen's language), and the
+#: PIN keypad's.
+KEY_WORDS = (N_("Shift"), N_("Delete"), N_("Space"), N_("Done"), N_("Clear"))
+#: The language buttons' words: each language named in itself ("Language" in English, "Jezik" in Croatian), so
+#: a player who reads only one of them finds it.
+LANGUAGE_BUTTON = {"en": "Language: English", "hr": "Jezik: hrvatski"}
 
 
 def hex_rgba(colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
@@ -448,6 +457,8 @@ class SetupScreen(DevetkaScreen):
     points = BooleanProperty(False)
     """The profile plays for APA points: the steppers are the skill levels, not the race."""
 
+    language = StringProperty("")
+    """The language chosen for this match on the language button ("": the table's, as the daemon serves it)."""
     known = ListProperty()
     """Names that played at this table, most recent first (the daemon's ``names``): a tap fills a field."""
     target = StringProperty("name0")
@@ -457,6 +468,7 @@ class SetupScreen(DevetkaScreen):
         app = App.get_running_app()
         app.send({"cmd": "names"})
         self.target = "name0"
+        self.language = ""
         defaults = app.setup_defaults()
         self.ids.name0.text, self.ids.name1.text = defaults["players"]
         self.ids.race0.value, self.ids.race1.value = defaults["race"]
@@ -500,6 +512,15 @@ class SetupScreen(DevetkaScreen):
         skill = (app.state or {}).get("apa_skill") or app.table_config.match.apa_skill or (3, 3)
         self.ids.race0.value, self.ids.race1.value = skill
 
+    def next_language(self) -> None:
+        """The language button: the next language for this match; the screen speaks it at once."""
+        shown = self.language or tr.language
+        self.language = LANGUAGES[(LANGUAGES.index(shown) + 1) % len(LANGUAGES)] if shown in LANGUAGES else "en"
+        App.get_running_app().speak(self.language)
+
+    def on_leave(self, *_args: Any) -> None:
+        App.get_running_app().speak(None)  # back to the language the daemon serves
+
     def fill(self, name: str) -> None:
         """A known name into the target field (no more typing there: the keyboard goes); the next one goes into
         the other field."""
@@ -512,7 +533,8 @@ class SetupScreen(DevetkaScreen):
                  "strike_sensed": self.strike_sensed, "three_foul_rule": self.three_foul_rule}
         app = App.get_running_app()
         app.send(setup_request(app.state, self.profile, (self.ids.name0.text, self.ids.name1.text),
-                               (int(self.ids.race0.value), int(self.ids.race1.value)), self.breaker, rules))
+                               (int(self.ids.race0.value), int(self.ids.race1.value)), self.breaker, rules,
+                               self.language or None))
 
 
 class SettingsScreen(DevetkaScreen):
@@ -523,6 +545,8 @@ class SettingsScreen(DevetkaScreen):
     mqtt = BooleanProperty(False)
     gpio = BooleanProperty(False)
     serial = BooleanProperty(False)
+    language = StringProperty("en")
+    """The table's language (``table.language``), changed by its button and saved with the rest."""
     effective: dict[str, Any] = {}
     """The daemon's settings in effect (``{"cmd": "settings"}``): what Save compares the fields with."""
 
@@ -533,7 +557,8 @@ class SettingsScreen(DevetkaScreen):
         self.effective = effective
         self.ids.table_id.text = str(effective.get("table.id") or "")
         settle = effective.get("shots.settle_after_s")
-        self.ids.settle.text = f"{settle:g}" if isinstance(settle, int | float) else ""
+        self.ids.settle.text = decimal(settle, tr.language) if isinstance(settle, int | float) else ""
+        self.language = str(effective.get("table.language") or "en")
         self.ids.host.text = str(effective.get("mqtt.host") or "")
         self.ids.port.text = str(effective.get("mqtt.port") or "")
         self.mqtt = bool(effective.get("mqtt.enabled"))
@@ -544,13 +569,18 @@ class SettingsScreen(DevetkaScreen):
         """Send what differs from the daemon's settings; the daemon checks it and says what it refuses."""
         fields = {"table.id": self.ids.table_id.text.strip(), "shots.settle_after_s": _number(self.ids.settle.text),
                   "mqtt.host": self.ids.host.text.strip(), "mqtt.port": _number(self.ids.port.text),
-                  "mqtt.enabled": self.mqtt, "sensors.gpio.enabled": self.gpio, "sensors.serial.enabled": self.serial}
+                  "mqtt.enabled": self.mqtt, "sensors.gpio.enabled": self.gpio, "sensors.serial.enabled": self.serial,
+                  "table.language": self.language}
         changes = {key: value for key, value in fields.items() if value != self.effective.get(key)}
         app = App.get_running_app()
         if not changes:
-            app.say("Nothing changed")
+            app.say(tr._("Nothing changed"))
             return
         app.send({"cmd": "settings", "set": changes, "pin": self.pin})
+
+    def next_language(self) -> None:
+        self.language = LANGUAGES[(LANGUAGES.index(self.language) + 1) % len(LANGUAGES)] \
+            if self.language in LANGUAGES else "en"
 
     def press(self, key: str) -> None:
         app = App.get_running_app()
@@ -572,12 +602,23 @@ class SettingsScreen(DevetkaScreen):
             self.unlocked = True
         else:
             self.pin = ""
-            app.say("Wrong PIN" if answer.get("error") == "wrong PIN" else answer.get("error") or "refused")
+            app.say(tr._("Wrong PIN") if answer.get("error") == "wrong PIN" else app.words_of(answer))
+
+
+def decimal(value: float, language: str) -> str:
+    """A number as the language writes it: 2.5 in English, 2,5 in Croatian.
+
+    >>> decimal(2.5, "hr"), decimal(3.0, "hr"), decimal(2.5, "en")
+    ('2,5', '3', '2.5')
+    """
+    text = f"{value:g}"
+    return text.replace(".", ",") if language == "hr" else text
 
 
 def _number(text: str) -> Any:
-    """A typed number as JSON sends it; what is not a number goes as typed, for the daemon to refuse by name."""
-    text = text.strip()
+    """A typed number as JSON sends it (a decimal comma as a point); what is not a number goes as typed, for the
+    daemon to refuse by name."""
+    text = text.strip().replace(",", ".")
     try:
         return int(text)
     except ValueError:
@@ -624,6 +665,8 @@ class DevetkaApp(App):
     """A word on the live screen from whoever started the app (``devetka ui --note``): the demo's "SIMULATED"."""
     message = StringProperty("")
     """The last refusal or failure, in the daemon's words, until the next tap or a few seconds."""
+    view_language = StringProperty("en")
+    """The language the screens speak now (``tr.language``): the daemon's, or the setup screen's choice."""
     u = NumericProperty(1.0)
     """One design pixel (of 800x480) in window pixels: every size in the kv files is a multiple of it."""
     clock_text = StringProperty("")
@@ -654,6 +697,11 @@ class DevetkaApp(App):
         self._shown: View | None = None
         self._stats_for: tuple | None = None
         self._clock_event: Any = None
+        self.chosen_language: str | None = None
+        """The setup screen's language button, while it is shown: the screens speak it before the match does."""
+        self.linked = True
+        """False once the client says the daemon cannot be reached (until it can again)."""
+        self.view = self._view(None)
 
     def build(self) -> Widget:
         from kivy.core.window import Window
@@ -720,6 +768,7 @@ class DevetkaApp(App):
     def on_stop(self) -> None:
         if self._clock_event is not None:
             self._clock_event.cancel()
+        tr.forget()
         if self.client is not None:
             self.client.stop()
         if self.manager is not None:
@@ -732,10 +781,33 @@ class DevetkaApp(App):
 
     # What the daemon says.
 
+    def spoken(self) -> str:
+        """The language to speak: the setup screen's choice, else the daemon's (the match's or the table's), else
+        the config's before the daemon is heard."""
+        return self.chosen_language or (self.state or {}).get("language") or self.table_config.table.language
+
+    def _view(self, state: dict | None, connected: bool = True) -> View:
+        """The view of ``state`` in the language spoken; the kv files' own words switch with it (``tr``)."""
+        language = self.spoken()
+        tr.switch(language)
+        self.view_language = tr.language
+        return view(state, connected=connected, language=language)
+
+    def speak(self, language: str | None) -> None:
+        """Speak ``language`` until told otherwise (None: the daemon's again); the screen shown stays."""
+        self.chosen_language = language
+        self.view = self._shown = self._view(self.state, connected=self.linked)
+        for screen in self.manager.screens if self.manager is not None else ():
+            screen.show(self.view)
+
+    def words_of(self, answer: dict) -> str:
+        """A refusal in the players' language where the daemon gave it so, else in its own words."""
+        return str(answer.get("words") or answer.get("error") or tr._("refused"))
+
     def on_state(self, state: dict) -> None:
         first = self.state is None
         self.state = state
-        self._show(view(state))
+        self._show(self._view(state))
         if first and self.manager is not None:
             self._say_when_drawn()
 
@@ -753,10 +825,11 @@ class DevetkaApp(App):
     def on_connected(self, connected: bool) -> None:
         word = "connected to" if connected else "no referee on"
         print(f"devetka ui: {word} {self.socket_path}", file=sys.__stderr__, flush=True)  # Kivy may wrap stderr
+        self.linked = connected
         if not connected:
-            self._show(view(None, connected=False))
+            self._show(self._view(None, connected=False))
         elif self.state is not None:
-            self._show(view(self.state))
+            self._show(self._view(self.state))
 
     def on_answer(self, answer: dict) -> None:
         command = (answer.get("request") or {}).get("cmd")
@@ -767,7 +840,7 @@ class DevetkaApp(App):
             self.manager.get_screen("results").answered(answer)
             return
         if not answer.get("ok"):
-            self.say(answer.get("error") or "refused")
+            self.say(self.words_of(answer))
             return
         self.say("")
         if answer.get("request") == {"cmd": "names"}:
@@ -777,21 +850,24 @@ class DevetkaApp(App):
             state = answer.get("state") or {}
             if state.get("seq") == (self.state or {}).get("seq"):  # else a newer state has asked again
                 self.stats = stats_text(state.get("stats"), state.get("players") or (),
-                                        state.get("match_winner") is not None)
+                                        state.get("match_winner") is not None, tr.language)
             return
         request = answer.get("request") or {}
         if request.get("cmd") == "settings":
+            if answer.get("state") is not None:  # a language changed here is spoken from this answer on
+                self.state = answer["state"]
+                self._show(self._view(self.state))
             settings = (answer.get("state") or {}).get("settings") or {}
             self.manager.get_screen("settings").show_settings(settings.get("effective") or {})
             if "set" in request:
                 restart = (answer.get("state") or {}).get("restart")
-                self.say("Saved: restart devetka for it to take effect" if restart else "Saved")
+                self.say(tr._("Saved: restart devetka for it to take effect") if restart else tr._("Saved"))
             return
         if answer.get("state") is not None:  # the state after this tap: its broadcast follows, same state
             self.state = answer["state"]
         if self.manager is not None and self.manager.current not in ("live", "choice", "summary"):
             self.manager.current = "live"
-        self._show(view(self.state))
+        self._show(self._view(self.state))
 
     def _show(self, current: View) -> None:
         before, self.view = self._shown, current
@@ -831,7 +907,7 @@ class DevetkaApp(App):
         """A button of the view model: send its request, or open the screen it stands for."""
         button = self.view.buttons.get(name) if self.view is not None else None
         if button is not None and not button.enabled:
-            self.say(button.why or "not now")
+            self.say(tr._(button.why) if button.why else tr._("not now"))
             return
         if name in SCREEN_OF:
             self.go(SCREEN_OF[name])
@@ -848,7 +924,7 @@ class DevetkaApp(App):
     def press(self, button) -> None:
         """A button of the view: its request sent, or, if the daemon says it cannot be tapped now, why not."""
         if not button.enabled:
-            self.say(button.why or "not now")
+            self.say(tr._(button.why) if button.why else tr._("not now"))
         elif button.request is not None:
             self.send(button.request)
 
@@ -864,7 +940,7 @@ class DevetkaApp(App):
     def send(self, request: dict) -> None:
         """Send a tap's request; its answer, usually back within a few ms, is shown before the next frame."""
         if self.client is None:
-            self.say("not connected to the referee (devetka run)")
+            self.say(tr._("not connected to the referee (devetka run)"))
             return
         sent = self.client.send(request, wait_s=ANSWER_WAIT_S)
         if "ok" in sent:  # the answer, or why the request could not be sent
@@ -940,9 +1016,14 @@ class DevetkaApp(App):
 
     def setup_defaults(self) -> dict[str, Any]:
         """What the setup screen starts from: the match on now, else the config's ``[match]``."""
+        from scoreboard.referee.config import MatchConfig
+
         state, defaults = self.state or {}, self.table_config.match
         rules = state.get("rules") or defaults.rules.to_json()
-        return {"players": list(state.get("players") or defaults.players),
+        players = list(state.get("players") or defaults.players)
+        if tuple(players) == MatchConfig().players:  # the config names none: "Player 1" in the players' language
+            players = [tr._("Player 1"), tr._("Player 2")]
+        return {"players": players,
                 "race": list(state.get("race") or defaults.race), "breaker": 0, "rules": dict(rules)}
 
 

@@ -27,6 +27,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from scoreboard.core.messages import Balls, Catalog, Joined, Message, from_json, msg_n, render
+from scoreboard.i18n.catalog import catalog
+
+
+def N_(text: str) -> str:
+    """Marks a word for the catalogs where it is defined; it is translated where it is shown."""
+    return text
+
+
 #: Standard pool ball colours (the 9 is a yellow stripe); the cue ball is white.
 BALL_COLOURS = {
     0: "#f4f4f0", 1: "#f5c518", 2: "#1f4fd8", 3: "#e0201b", 4: "#6a2c91", 5: "#f57c00",
@@ -36,12 +45,12 @@ STRIPED = frozenset({9, 10, 11, 12, 13, 14, 15})
 
 #: The foul menu: the reason sent, the words on its button, and the rule it is.
 FOUL_REASONS = (
-    ("bad_hit", "Bad hit", "5.8"),
-    ("no_rail", "No rail", "5.9"),
-    ("scratch", "Scratch", "5.7"),
-    ("moved_ball", "Moved a ball", "5.12"),
-    ("illegal_break", "Illegal break", "5.4"),
-    ("other", "Other foul", "5.7"),
+    ("bad_hit", N_("Bad hit"), "5.8"),
+    ("no_rail", N_("No rail"), "5.9"),
+    ("scratch", N_("Scratch"), "5.7"),
+    ("moved_ball", N_("Moved a ball"), "5.12"),
+    ("illegal_break", N_("Illegal break"), "5.4"),
+    ("other", N_("Other foul"), "5.7"),
 )
 
 #: Health statuses that mean a sensor line or the link is down (the others are events, not a state).
@@ -167,6 +176,8 @@ class View:
     balls: tuple[Ball, ...] = ()
     ball_in_hand: bool = False
     status_text: str = ""
+    status_wrapped: str = ""
+    """The status on two lines, broken where a long name leaves no room (before "BALL IN HAND")."""
     push_out_text: str = ""
     warning_text: str = ""
     ruling_text: str = ""
@@ -212,33 +223,38 @@ class View:
         return self.fouls[index][1] if self.fouls else Button("", False)
 
 
-def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
-    """The screen for a state object: ``None`` with ``connected`` is nothing heard from the daemon yet (the
-    first try is under way: not yet a lost connection), ``connected=False`` no daemon to be reached.
+def view(state: dict[str, Any] | None, *, connected: bool = True, language: str | None = None) -> View:
+    """The screen for a state object, in the state's language (``language`` before any state is heard, or to say
+    it in another): ``None`` with ``connected`` is nothing heard from the daemon yet (the first try is under
+    way: not yet a lost connection), ``connected=False`` no daemon to be reached.
 
     >>> view(None).offline_text, view(None, connected=False).offline_text
     ('Connecting to the referee…', 'NO CONNECTION TO THE REFEREE: reconnecting…')
     """
+    t = catalog(language or (state or {}).get("language"))
+    _ = t.gettext
     if state is None or not connected:
         if connected:
-            return View(connected=False, has_match=False, screen="live", status_text="Connecting to the referee…",
-                        buttons=_idle_buttons(), health_ok=False, health_text="Connecting to the referee",
-                        health_level="warn", health_label="Connecting…",
-                        offline_text="Connecting to the referee…", offline_level="warn")
-        return View(connected=False, has_match=False, screen="live",
-                    status_text="Waiting for the referee (devetka run)…", buttons=_idle_buttons(),
-                    health_ok=False, health_text="No connection to the referee", health_level="bad",
-                    health_label="No connection to the referee",
-                    offline_text="NO CONNECTION TO THE REFEREE: reconnecting…")
-    health_level, health_text, health_label = _health(state.get("health") or [], state.get("sensors"))
+            connecting = _("Connecting to the referee…")
+            return View(connected=False, has_match=False, screen="live", status_text=connecting,
+                        status_wrapped=connecting, buttons=_idle_buttons(t), health_ok=False,
+                        health_text=_("Connecting to the referee"), health_level="warn",
+                        health_label=_("Connecting…"), offline_text=connecting, offline_level="warn")
+        waiting = _("Waiting for the referee (devetka run)…")
+        return View(connected=False, has_match=False, screen="live", status_text=waiting, status_wrapped=waiting,
+                    buttons=_idle_buttons(t), health_ok=False, health_text=_("No connection to the referee"),
+                    health_level="bad", health_label=_("No connection to the referee"),
+                    offline_text=_("NO CONNECTION TO THE REFEREE: reconnecting…"))
+    health_level, health_text, health_label = _health(state.get("health") or [], state.get("sensors"), t)
     health = {"health_ok": health_level == "ok", "health_text": health_text, "health_level": health_level,
               "health_label": health_label}
     rack_mode = bool(state.get("rack_mode"))
-    rack_mode_text = "RACKING: pocket sensors ignored until the next strike" if rack_mode else ""
+    rack_mode_text = _("RACKING: pocket sensors ignored until the next strike") if rack_mode else ""
     if state.get("players") is None:
+        no_match = _("No match yet: set one up.")
         return View(connected=True, has_match=False, screen="setup", rack_mode=rack_mode,
                     rack_mode_text=rack_mode_text, **health,
-                    status_text="No match yet: set one up.", buttons=_idle_buttons())
+                    status_text=no_match, status_wrapped=no_match, buttons=_idle_buttons(t))
     players = state["players"]
     shooter, winner = state.get("shooter"), state.get("match_winner")
     fouls_in_row = state.get("fouls_in_row") or [0, 0]
@@ -246,8 +262,9 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
     racks, race = state["score"], state["race"]
     hill = [winner is None and state.get("points") is None and racks[i] == race[i] - 1 for i in (0, 1)]
     breaking = _break_to_come(state)
-    sides = tuple(Player(players[i], f"{score[i]} of {out_of[i]}", shooter == i, fouls_in_row[i],
-                         _marks(state.get("breaker") == i and winner is None, breaking, hill[i])) for i in (0, 1))
+    sides = tuple(Player(players[i], _("{won} of {target}").format(won=score[i], target=out_of[i]), shooter == i,
+                         fouls_in_row[i], _marks(state.get("breaker") == i and winner is None, breaking, hill[i], t))
+                  for i in (0, 1))
     on_table = state.get("on_table") or []
     lowest = min(on_table) if on_table else None
     balls = tuple(ball(n, on=n == lowest) for n in on_table)
@@ -255,36 +272,37 @@ def view(state: dict[str, Any] | None, *, connected: bool = True) -> View:
     live = winner is None
     awaiting = bool(state.get("awaiting_choice")) and live
     in_shot = bool(state.get("shot_in_progress"))
-    summary = _summary(state, verdict)
+    summary = _summary(state, verdict, t)
     screen = "choice" if awaiting else "summary" if winner is not None else "live"
+    status = _status(players, shooter, state, winner, breaking, t)
     return View(
         connected=True, has_match=True, screen=screen, players=sides,
-        rack_text=f"Rack {state['rack']}", balls=balls,
+        rack_text=_("Rack {rack}").format(rack=state["rack"]), balls=balls,
         ball_in_hand=bool(state.get("ball_in_hand")) and live,
-        status_text=_status(players, shooter, state, winner, breaking),
-        push_out_text=_push_out_text(state, live and not awaiting and not in_shot),
-        warning_text=_warning(players, shooter, state),
-        ruling_text=_score_sheet_text(state) + _ruling_text(state, verdict, players),
-        undo_text=_undo_text(state.get("undo"), players),
-        undo_shot_text=_undo_shot_text(state.get("undo_shot")),
-        reopened_text=REOPENED if state.get("shot_reopened") and live else "",
+        status_text=" ".join(status), status_wrapped="\n".join(status),
+        push_out_text=_push_out_text(state, live and not awaiting and not in_shot, t),
+        warning_text=_warning(players, shooter, state, t),
+        ruling_text=_score_sheet_text(state, t) + _ruling_text(state, verdict, players, t),
+        undo_text=_undo_text(state.get("undo"), players, t),
+        undo_shot_text=_undo_shot_text(state.get("undo_shot"), t),
+        reopened_text=_(REOPENED) if state.get("shot_reopened") and live else "",
         chooser=players[shooter] if awaiting and shooter is not None else "",
         rack_mode=rack_mode, rack_mode_text=rack_mode_text, **health,
-        hill_text="HILL-HILL" if all(hill) else "",
-        picker=_picker(verdict) if verdict is not None else None,
+        hill_text=_("HILL-HILL") if all(hill) else "",
+        picker=_picker(verdict, t) if verdict is not None else None,
         summary=summary,
-        buttons=_buttons(state),
+        buttons=_buttons(state, t),
         shot_clock=_shot_clock(state),
-        fouls=tuple((reason, _served(f"{words}  {rule}", _action(state, "foul", reason),
+        fouls=tuple((reason, _served(f"{_(words)}  {rule}", _action(state, "foul", reason),
                                      {"type": "foul", "reason": reason}))
                     for reason, words, rule in FOUL_REASONS),
-        off_table=tuple((ball(n), _served("cue ball" if n == 0 else f"the {n}", _action(state, "off_table", str(n)),
-                                          {"type": "off_table", "ball": n}))
+        off_table=tuple((ball(n), _served(_("cue ball") if n == 0 else _("the {ball}").format(ball=n),
+                                          _action(state, "off_table", str(n)), {"type": "off_table", "ball": n}))
                         for n in [0, *on_table]),
     )
 
 
-NOT_SERVED = {"ok": False, "why": "The referee did not say whether this may be tapped now."}
+NOT_SERVED = {"ok": False, "why": N_("The referee did not say whether this may be tapped now.")}
 
 
 def _standing(state: dict) -> tuple[list[int], list[int]]:
@@ -295,12 +313,13 @@ def _standing(state: dict) -> tuple[list[int], list[int]]:
     return state["score"], state["race"]
 
 
-def _score_sheet_text(state: dict) -> str:
+def _score_sheet_text(state: dict, t: Catalog) -> str:
     """Under APA scoring, what the balls are worth and what the score sheet counts (a line above the ruling)."""
     if state.get("points") is None:
         return ""
     dead, innings = state.get("dead_balls", 0), state.get("innings", 0)
-    return f"APA points: 1 a ball, the 9 two. Dead balls {dead}, innings {innings}.\n"
+    return t.gettext("APA points: 1 a ball, the 9 two. Dead balls {dead}, innings {innings}.").format(
+        dead=dead, innings=innings) + "\n"
 
 
 def _action(state: dict, *path: str) -> dict:
@@ -312,6 +331,7 @@ def _action(state: dict, *path: str) -> dict:
 
 
 def _served(text: str, action: dict, request: dict[str, Any] | None = None) -> Button:
+    """A button as the daemon serves its tap; its why is in the daemon's words (in the players' language)."""
     return Button(text, bool(action.get("ok")), request, "" if action.get("ok") else str(action.get("why") or ""))
 
 
@@ -324,32 +344,32 @@ def _any(state: dict, group: str) -> dict:
     return served[0] if served else NOT_SERVED
 
 
-def _idle_buttons() -> dict[str, Button]:
-    return {name: Button(text, False) for name, text in _BUTTON_TEXT.items()}
+def _idle_buttons(t: Catalog) -> dict[str, Button]:
+    return {name: Button(t.gettext(text), False) for name, text in _BUTTON_TEXT.items()}
 
 
 _BUTTON_TEXT = {
-    "push_out": "Push out", "accept": "Shoot", "pass": "Pass back", "undo": "Undo", "fouls": "Foul…",
-    "miss": "Miss", "pick": "Which ball?", "rack_mode": "Racking", "stalemate": "Stalemate",
-    "concede0": "Concede…", "concede1": "Concede…", "concede0_rack": "Concede the rack",
-    "concede0_match": "Concede the match", "concede1_rack": "Concede the rack", "concede1_match": "Concede the match",
-    "new_match": "New match",
-    "settle": "Shot over", "undo_shot": "Take back the shot", "call_foul": "Call a foul on that shot",
-    "name_ball": "Name the pocketed ball", "off_table": "A ball left the table",
-    "safety": "Safety", "timeout": "Timeout", "rerack": "Re-rack and break",
-    "extension": "Extension", "time_foul": "Time foul?", "shot_clock": "Shot clock on",
+    "push_out": N_("Push out"), "accept": N_("Shoot"), "pass": N_("Pass back"), "undo": N_("Undo"),
+    "fouls": N_("Foul…"), "miss": N_("Miss"), "pick": N_("Which ball?"), "rack_mode": N_("Racking"),
+    "stalemate": N_("Stalemate"), "concede0": N_("Concede…"), "concede1": N_("Concede…"),
+    "concede0_rack": N_("Concede the rack"), "concede0_match": N_("Concede the match"),
+    "concede1_rack": N_("Concede the rack"), "concede1_match": N_("Concede the match"), "new_match": N_("New match"),
+    "settle": N_("Shot over"), "undo_shot": N_("Take back the shot"), "call_foul": N_("Call a foul on that shot"),
+    "name_ball": N_("Name the pocketed ball"), "off_table": N_("A ball left the table"),
+    "safety": N_("Safety"), "timeout": N_("Timeout"), "rerack": N_("Re-rack and break"),
+    "extension": N_("Extension"), "time_foul": N_("Time foul?"), "shot_clock": N_("Shot clock on"),
 }
 
-REOPENED = "SHOT OPEN AGAIN: call a foul or name a ball, then tap Shot over"
+REOPENED = N_("SHOT OPEN AGAIN: call a foul or name a ball, then tap Shot over")
 
 
-def _buttons(state: dict) -> dict[str, Button]:
+def _buttons(state: dict, t: Catalog) -> dict[str, Button]:
     """Every button as the daemon serves it: whether it may be tapped now comes from ``actions`` alone."""
     shooter = state.get("shooter")
     rack_mode = bool(state.get("rack_mode"))
-    text = dict(_BUTTON_TEXT)
+    text = {name: t.gettext(words) for name, words in _BUTTON_TEXT.items()}
     if rack_mode:
-        text["rack_mode"] = "Racking done"
+        text["rack_mode"] = t.gettext("Racking done")
     return {
         "push_out": _served(text["push_out"], _action(state, "push_out"), {"type": "push_out"}),
         "accept": _served(text["accept"], _action(state, "accept"), {"type": "accept"}),
@@ -365,38 +385,40 @@ def _buttons(state: dict) -> dict[str, Button]:
         "pick": _served(text["pick"], _any(state, "identify")),
         "rack_mode": _served(text["rack_mode"], _action(state, "rack_mode"), {"cmd": "rack_mode", "on": not rack_mode}),
         "stalemate": _served(text["stalemate"], _action(state, "stalemate"), {"type": "stalemate"}),
-        **_concede_buttons(state),
+        **_concede_buttons(state, t),
         "new_match": Button(text["new_match"], True),
         "safety": _served(text["safety"], _action(state, "safety"), {"type": "safety"}),
-        "timeout": _served(_timeout_text(state, shooter), _action(state, "timeout"), {"type": "timeout"}),
+        "timeout": _served(_timeout_text(state, shooter, t), _action(state, "timeout"), {"type": "timeout"}),
         "rerack": _served(text["rerack"], _action(state, "rerack"), {"type": "rerack"}),
-        **_clock_buttons(state),
+        **_clock_buttons(state, t),
     }
 
 
-def _clock_buttons(state: dict) -> dict[str, Button]:
+def _clock_buttons(state: dict, t: Catalog) -> dict[str, Button]:
     """The shot clock's taps (TR20): the shooter's extension with its seconds, the time foul the daemon proposes,
     and the clock turned on or off from the More screen."""
+    _ = t.gettext
     clock = state.get("shot_clock") if isinstance(state.get("shot_clock"), dict) else {}
     on = bool(clock.get("on"))
     seconds = clock.get("extension")
-    extension = f"Extension\n+{seconds} s" if isinstance(seconds, int) else _BUTTON_TEXT["extension"]
+    extension = (_("Extension\n+{seconds} s").format(seconds=seconds) if isinstance(seconds, int)
+                 else _(_BUTTON_TEXT["extension"]))
     switch = "off" if on else "on"
     return {
         "extension": _served(extension, _action(state, "extension"), {"type": "extension"}),
-        "time_foul": _served(_BUTTON_TEXT["time_foul"], _action(state, "time_foul"),
+        "time_foul": _served(_(_BUTTON_TEXT["time_foul"]), _action(state, "time_foul"),
                              {"type": "shot_clock", "expired": True}),
-        "shot_clock": _served(f"Shot clock {switch}", _action(state, "shot_clock", switch),
+        "shot_clock": _served(_("Shot clock off") if on else _("Shot clock on"), _action(state, "shot_clock", switch),
                               {"type": "shot_clock", "on": not on}),
     }
 
 
-def _timeout_text(state: dict, shooter: int | None) -> str:
+def _timeout_text(state: dict, shooter: int | None, t: Catalog) -> str:
     """"Timeout (1 left)": the shooter's timeouts left in this rack, as the daemon counts them."""
     left = state.get("timeouts_left")
     if isinstance(left, list) and shooter in (0, 1):
-        return f"Timeout ({left[shooter]} left)"
-    return "Timeout"
+        return t.ngettext("Timeout ({n} left)", "Timeout ({n} left)", left[shooter]).format(n=left[shooter])
+    return t.gettext("Timeout")
 
 
 def _break_to_come(state: dict) -> bool:
@@ -405,100 +427,122 @@ def _break_to_come(state: dict) -> bool:
     return not state.get("shot_in_progress") and (verdict is None or verdict.get("rack") != state.get("rack"))
 
 
-def _marks(breaker: bool, breaking: bool, hill: bool) -> str:
+def _marks(breaker: bool, breaking: bool, hill: bool, t: Catalog) -> str:
     """The words beside a name: who breaks this rack (or broke it), and who is on the hill (one rack to win)."""
-    words = [("BREAKS" if breaking else "BROKE")] if breaker else []
-    return "  ·  ".join([*words, *(["HILL"] if hill else [])])
+    _ = t.gettext
+    words = [(_("BREAKS") if breaking else _("BROKE"))] if breaker else []
+    return "  ·  ".join([*words, *([_("HILL")] if hill else [])])
 
 
-def _concede_buttons(state: dict) -> dict[str, Button]:
+def _concede_buttons(state: dict, t: Catalog) -> dict[str, Button]:
     """Either player may concede, named on the button; each opens a confirm with the rack and the match."""
+    _ = t.gettext
     out = {}
     for index, name in enumerate(state["players"]):
-        scopes = {scope: _served(f"{name} concedes the {scope}", _action(state, "concede", str(index), scope),
+        words = {"rack": _("{name} concedes the rack"), "match": _("{name} concedes the match")}
+        scopes = {scope: _served(words[scope].format(name=name), _action(state, "concede", str(index), scope),
                                  {"type": "concede", "player": index, "scope": scope}) for scope in ("rack", "match")}
         menu = next((scope for scope in scopes.values() if scope.enabled), scopes["rack"])
-        out[f"concede{index}"] = Button(f"{name} concedes…", menu.enabled, None, menu.why)
+        out[f"concede{index}"] = Button(_("{name} concedes…").format(name=name), menu.enabled, None, menu.why)
         out.update({f"concede{index}_{scope}": button for scope, button in scopes.items()})
     return out
 
 
-def _status(players: list[str], shooter: int | None, state: dict, winner: int | None, breaking: bool) -> str:
-    """Who is at the table and how, in the fewest words."""
+def _status(players: list[str], shooter: int | None, state: dict, winner: int | None, breaking: bool,
+            t: Catalog) -> tuple[str, ...]:
+    """Who is at the table and how, in the fewest words: the parts of one line, which a long name breaks in two
+    before "BALL IN HAND"."""
+    _ = t.gettext
     if winner is not None:
-        return f"{players[winner]} wins the match"
+        return (_("{name} wins the match").format(name=players[winner]),)
     if shooter is None:
-        return ""
+        return ("",)
     name = players[shooter]
     if state.get("awaiting_choice"):
-        return f"{name}: shoot, or pass it back?"
+        return (_("{name}: shoot, or pass it back?").format(name=name),)
     if breaking and state.get("ball_in_hand"):
-        return f"{name} to break: ball in hand behind the head string (5.2)"
+        return (_("{name} to break: ball in hand behind the head string (5.2)").format(name=name),)
     if state.get("ball_in_hand"):
-        return f"{name} to shoot: BALL IN HAND"
-    return f"{name} to shoot"
+        return _("{name} to shoot:").format(name=name), _("BALL IN HAND")
+    return (_("{name} to shoot").format(name=name),)
 
 
-def _ruling(verdict: dict | None, state: dict, players: list[str]) -> str:
-    """The last ruling in words; once the push out is answered, what was chosen and who shoots, not the question."""
+def _ruling(verdict: dict | None, state: dict, players: list[str], t: Catalog) -> str:
+    """The last ruling in words, said from its messages in the screen's language (the daemon's words where they
+    are not served); once the push out is answered, what was chosen and who shoots, not the question."""
     if verdict is None:
         return ""
-    words = verdict.get("words", "")
+    said = from_json(verdict["message"]) if isinstance(verdict.get("message"), dict) else None
+    if not isinstance(said, Joined):
+        return str(verdict.get("words", ""))
     chooser = verdict.get("next_shooter")
-    if not verdict.get("push_out") or state.get("awaiting_choice") or chooser not in (0, 1):
-        return words
-    question = f" {players[chooser]} chooses: shoot from here, or pass it back (5.6)."
-    if question not in words or state.get("shooter") not in (0, 1):
-        return words
-    shooter = players[state["shooter"]]
-    answer = (f" {shooter} chose to shoot from here." if state["shooter"] == chooser
-              else f" {players[chooser]} passed it back: {shooter} shoots.")
-    return words.replace(question, answer)
+    shooter = state.get("shooter")
+    if verdict.get("push_out") and not state.get("awaiting_choice") and chooser in (0, 1) and shooter in (0, 1):
+        said = Joined(tuple(_answered(part, players, chooser, shooter) for part in said.parts), said.separator)
+    return render(said, t)
 
 
-def _push_out_text(state: dict, may_shoot: bool) -> str:
+def _answered(part: Any, players: list[str], chooser: int, shooter: int) -> Any:
+    """The push-out question, once answered: what the chooser chose."""
+    if not isinstance(part, Message) or part.text != CHOOSES_AFTER_PUSH_OUT:
+        return part
+    if shooter == chooser:
+        return Message(N_("{name} chose to shoot from here."), (("name", players[shooter]),))
+    return Message(N_("{name} passed it back: {shooter} shoots."), (("name", players[chooser]),
+                                                                    ("shooter", players[shooter])))
+
+
+#: The push-out question's msgid, as the rules core says it (``scoreboard/core/rules/words.py``).
+CHOOSES_AFTER_PUSH_OUT = "{name} chooses: shoot from here, or pass it back (5.6)."
+
+
+def _push_out_text(state: dict, may_shoot: bool, t: Catalog) -> str:
     if not may_shoot:
         return ""
     if state.get("push_out"):
-        return "PUSH OUT ANNOUNCED (5.6)"
-    return "PUSH OUT ALLOWED" if state.get("push_out_allowed") else ""
+        return t.gettext("PUSH OUT ANNOUNCED (5.6)")
+    return t.gettext("PUSH OUT ALLOWED") if state.get("push_out_allowed") else ""
 
 
-def _warning(players: list[str], shooter: int | None, state: dict) -> str:
+def _warning(players: list[str], shooter: int | None, state: dict, t: Catalog) -> str:
     """The 5.13 banner: the shooter (named just above it, with two foul dots) is on two fouls. Without the name: in
     two lines at 28 px cap height it fits beside a 20-character name."""
     if not state.get("warning") or shooter is None or state.get("match_winner") is not None:
         return ""
-    return "TWO FOULS: A THIRD LOSES THE RACK (5.13)"
+    return t.gettext("TWO FOULS: A THIRD LOSES THE RACK (5.13)")
 
 
-def _picker(verdict: dict) -> Picker | None:
+def _picker(verdict: dict, t: Catalog) -> Picker | None:
     """Offer the balls an unnamed pocketed ball could have been: those on the table before the shot."""
     assumed = tuple(verdict.get("assumed") or ())
     if not assumed:
         return None
     could = sorted(set(verdict.get("on_table") or ()) | set(verdict.get("pocketed") or ()))
     could = [n for n in could if n != 0]
-    taken = ", ".join(f"the {n}" for n in assumed)
-    return Picker(assumed, tuple(ball(n) for n in could),
-                  f"A ball dropped unseen and was taken as {taken}. Which ball was it?")
+    taken = Balls(assumed)
+    said = msg_n("A ball dropped unseen and was taken as the {balls}. Which ball was it?",
+                 "Balls dropped unseen and were taken as the {balls}. Which ball was the first?", taken.n, balls=taken)
+    return Picker(assumed, tuple(ball(n) for n in could), render(said, t))
 
 
-def _summary(state: dict, verdict: dict | None) -> Summary | None:
+def _summary(state: dict, verdict: dict | None, t: Catalog) -> Summary | None:
     """The match once won (by the 9 or conceded), or the rack just won while its last shot is the last ruling."""
+    _ = t.gettext
     players, score = state["players"], _standing(state)[0]
     detail = f"{players[0]} {score[0]}  –  {score[1]} {players[1]}"
     winner = state.get("match_winner")
     if winner is not None:
-        return Summary((state.get("match_id"), "match"), f"{players[winner]} wins the match", detail, True)
+        return Summary((state.get("match_id"), "match"), _("{name} wins the match").format(name=players[winner]),
+                       detail, True)
     if verdict is None or verdict.get("rack_winner") is None:
         return None
-    detail += f"   ·   {players[state['breaker']]} breaks rack {state['rack']}"
+    detail += "   ·   " + _("{name} breaks rack {rack}").format(name=players[state["breaker"]], rack=state["rack"])
     key = (state.get("match_id"), verdict["rack"], verdict["shot"])
-    return Summary(key, f"{players[verdict['rack_winner']]} wins rack {verdict['rack']}", detail, False)
+    title = _("{name} wins rack {rack}").format(name=players[verdict["rack_winner"]], rack=verdict["rack"])
+    return Summary(key, title, detail, False)
 
 
-def _health(reports: list[dict], sensors: dict | None) -> tuple[str, str, str]:
+def _health(reports: list[dict], sensors: dict | None, t: Catalog | None = None) -> tuple[str, str, str]:
     """The table's health as the daemon serves it: its level, its words, and the sensors button's words.
 
     The store comes first: while it cannot write, no tap or sensor input is kept. The sensors are OK only when
@@ -514,88 +558,104 @@ def _health(reports: list[dict], sensors: dict | None) -> tuple[str, str, str]:
     >>> _health([{"source": "serial", "subject": "link", "status": "offline"}], {"serial": True})[1]
     'Sensor link down: serial'
     """
+    _ = (t or catalog("en")).gettext
     down = [r for r in reports if r.get("status") in DOWN]
     store = next((r for r in down if r.get("source") == "store"), None)
     if store is not None:
-        label = "DISK\nFULL" if store.get("status") == "full" else "STORE\nDOWN"
-        return "bad", f"STORE PROBLEM: {store.get('detail', store.get('subject'))}", label
+        label = _("DISK\nFULL") if store.get("status") == "full" else _("STORE\nDOWN")
+        return "bad", _("STORE PROBLEM: {detail}").format(detail=store.get("detail", store.get("subject"))), label
     links = sorted({str(r.get("source")) for r in down if r.get("subject") == "link"})
     if links:
-        text = "Sensor link down: " + ", ".join(links)
+        text = _("Sensor link down: {links}").format(links=", ".join(links))
         return "bad", text, text
     if down:
-        text = f"{len(down)} sensor line{'s' if len(down) > 1 else ''} stuck"
+        text = (t or catalog("en")).ngettext("{n} sensor line stuck", "{n} sensor lines stuck", len(down)).format(
+            n=len(down))
         return "bad", text, text
     if not any((sensors or {}).values()):
-        return "warn", "No sensors: taps only", "No sensors: taps only"
-    return "ok", "Sensors OK", "Sensors OK"
+        return "warn", _("No sensors: taps only"), _("No sensors: taps only")
+    return "ok", _("Sensors OK"), _("Sensors OK")
 
 
-def _ruling_text(state: dict, verdict: dict | None, players: list[str]) -> str:
+def _ruling_text(state: dict, verdict: dict | None, players: list[str], t: Catalog) -> str:
     """The last ruling, after what an undo just took back, if one did."""
-    words = _ruling(verdict, state, players)
+    words = _ruling(verdict, state, players, t)
     taken = state.get("taken_back")
     if not isinstance(taken, dict):
         return words
     if taken.get("type") == "undo_shot":
-        said = f"Taken back: {taken.get('shot')}."
+        shot = render(from_json(taken["message"]), t) if isinstance(taken.get("message"), dict) else taken.get("shot")
+        said = t.gettext("Taken back: {what}.").format(what=shot)
     else:
-        said = f"Taken back: {_input_words(taken.get('input') or {}, players)}."
+        said = t.gettext("Taken back: {what}.").format(what=_input_words(taken.get("input") or {}, players, t))
     return f"{said}\n{words}" if words else said
 
 
-def _undo_shot_text(shot: dict | None) -> str:
-    """What a tap on "Take back the shot" takes back, in the daemon's words."""
+def _undo_shot_text(shot: dict | None, t: Catalog) -> str:
+    """What a tap on "Take back the shot" takes back, said from its message in the screen's language."""
     if not isinstance(shot, dict):
         return ""
+    named = render(from_json(shot["message"]), t) if isinstance(shot.get("message"), dict) else shot.get("shot")
     count = shot.get("inputs")
-    inputs = f" ({count} input{'s' if count != 1 else ''})" if isinstance(count, int) else ""
-    return f"{shot.get('shot')}{inputs}"
+    if not isinstance(count, int):
+        return str(named)
+    return t.ngettext("{shot} ({n} input)", "{shot} ({n} inputs)", count).format(shot=named, n=count)
 
 
-def _undo_text(target: dict | None, players: list[str]) -> str:
+def _undo_text(target: dict | None, players: list[str], t: Catalog) -> str:
     """What a tap on Undo takes back, in words."""
     if target is None:
-        return "Nothing to undo"
-    return "Undo takes back: " + _input_words(target, players)
+        return t.gettext("Nothing to undo")
+    return t.gettext("Undo takes back: {what}").format(what=_input_words(target, players, t))
 
 
-def _input_words(item: dict, players: list[str]) -> str:
+def _input_words(item: dict, players: list[str], t: Catalog) -> str:
+    """An input of the match log in a few words (what an undo takes back)."""
+    _ = t.gettext
     kind = item.get("type")
     number = item.get("ball")
-    the = "an unnamed ball" if number is None else "the cue ball" if number == 0 else f"the {number}"
-    if kind == "pocket":
-        return f"{the} pocketed"
-    if kind == "first_contact":
-        return "the cue ball hitting no ball" if number is None else f"the cue ball hitting {the} first"
-    if kind == "cushion":
-        return "a ball reaching a cushion" if number is None else f"{the} reaching a cushion"
-    if kind == "identify":
-        return f"naming the unseen ball as {the}"
-    if kind == "off_table":
-        return f"{the} off the table"
+    if kind in _BALL_WORDS:
+        unnamed, cue, numbered = _BALL_WORDS[kind]
+        return _(unnamed if number is None else cue if number == 0 else numbered).format(ball=number)
     if kind == "foul":
-        words = {reason: text.lower() for reason, text, _ in FOUL_REASONS}
-        return "the foul called: " + words.get(item.get("reason"), str(item.get("reason")))
+        words = {reason: _(text).lower() for reason, text, _rule in FOUL_REASONS}
+        return _("the foul called: {reason}").format(reason=words.get(item.get("reason"), str(item.get("reason"))))
     if kind == "concede":
-        who = players[item["player"]] if item.get("player") in (0, 1) else "a player"
-        return f"{who} conceding the {item.get('scope', 'rack')}"
-    return _PLAIN_WORDS.get(kind, str(kind))
+        who = players[item["player"]] if item.get("player") in (0, 1) else _("a player")
+        said = _("{name} conceding the match") if item.get("scope") == "match" else _("{name} conceding the rack")
+        return said.format(name=who)
+    return _(_PLAIN_WORDS[kind]) if kind in _PLAIN_WORDS else str(kind)
 
+
+#: An input about a ball: its words with no ball named, with the cue ball, and with an object ball.
+_BALL_WORDS = {
+    "pocket": (N_("an unnamed ball pocketed"), N_("the cue ball pocketed"), N_("the {ball} pocketed")),
+    "first_contact": (N_("the cue ball hitting no ball"), N_("the cue ball hitting no ball"),
+                      N_("the cue ball hitting the {ball} first")),
+    "cushion": (N_("a ball reaching a cushion"), N_("the cue ball reaching a cushion"),
+                N_("the {ball} reaching a cushion")),
+    "identify": (N_("naming the unseen ball"), N_("naming the unseen ball"),
+                 N_("naming the unseen ball as the {ball}")),
+    "off_table": (N_("a ball off the table"), N_("the cue ball off the table"), N_("the {ball} off the table")),
+}
 
 _PLAIN_WORDS = {
-    "strike": "the strike that began the shot",
-    "push_out": "the push out announced",
-    "accept": "the choice to shoot after the push out",
-    "pass": "passing the shot back",
-    "miss": "the miss",
-    "settle": "the end of the shot (the table came to rest)",
-    "stalemate": "the stalemate",
+    "strike": N_("the strike that began the shot"),
+    "push_out": N_("the push out announced"),
+    "accept": N_("the choice to shoot after the push out"),
+    "pass": N_("passing the shot back"),
+    "miss": N_("the miss"),
+    "settle": N_("the end of the shot (the table came to rest)"),
+    "stalemate": N_("the stalemate"),
+    "safety": N_("the safety marked"),
+    "timeout": N_("the timeout"),
+    "rerack": N_("the re-rack"),
 }
 
 
 def match_start(players: tuple[str, str], race: tuple[int, int], breaker: int,
-                rules: dict[str, Any], apa_skill: tuple[int, int] | None = None) -> dict[str, Any]:
+                rules: dict[str, Any], apa_skill: tuple[int, int] | None = None,
+                language: str | None = None) -> dict[str, Any]:
     """The ``new_match`` request of the setup screen; names are trimmed, the daemon checks the rest.
 
     >>> match_start((" Ana ", "Ben"), (3, 5), 1, {"break": "alternate"})["match_start"]["players"]
@@ -605,6 +665,8 @@ def match_start(players: tuple[str, str], race: tuple[int, int], breaker: int,
              "breaker": breaker, "rules": dict(rules)}
     if apa_skill is not None:
         start["apa_skill"] = list(apa_skill)
+    if language is not None:
+        start["language"] = language
     return {"cmd": "new_match", "match_start": start}
 
 
@@ -643,11 +705,12 @@ def next_screen(current: str, shown: View, dismissed: set | frozenset = frozense
     return shown.screen
 
 
-STATS_ROWS = (("Balls pocketed", "balls"), ("Fouls", "fouls"), ("Break-and-runs", "break_and_runs"),
-              ("Nines on the break", "nines_on_break"))
+STATS_ROWS = ((N_("Balls pocketed"), "balls"), (N_("Fouls"), "fouls"), (N_("Break-and-runs"), "break_and_runs"),
+              (N_("Nines on the break"), "nines_on_break"))
 
 
-def stats_text(stats: dict[str, Any] | None, players: list[str] | tuple[str, ...], match_over: bool) -> str:
+def stats_text(stats: dict[str, Any] | None, players: list[str] | tuple[str, ...], match_over: bool,
+               language: str | None = None) -> str:
     """The summary's counts, one line each: the match's when it is over, else the rack's.
 
     >>> print(stats_text({"rack": {"balls": [4, 2], "fouls": [0, 1], "break_and_runs": [0, 0],
@@ -662,13 +725,14 @@ def stats_text(stats: dict[str, Any] | None, players: list[str] | tuple[str, ...
     counted = stats.get("match" if match_over else "rack")
     if not counted:
         return ""
-    return "\n".join(f"{label}:  {players[0]} {counted[key][0]}  ·  {players[1]} {counted[key][1]}"
+    _ = catalog(language).gettext
+    return "\n".join(f"{_(label)}:  {players[0]} {counted[key][0]}  ·  {players[1]} {counted[key][1]}"
                      for label, key in STATS_ROWS)
 
 
 #: The setup screen's words for the profiles the daemon offers (``state["profiles"]``); "" is the screen's own
 #: options (the toggles).
-PROFILE_WORDS = {"wpa": "WPA", "apa9": "APA 9-ball", "bar": "Bar rules", "": "Own options"}
+PROFILE_WORDS = {"wpa": N_("WPA"), "apa9": N_("APA 9-ball"), "bar": N_("Bar rules"), "": N_("Own options")}
 
 
 def profile_choices(state: dict[str, Any] | None) -> list[str]:
@@ -692,16 +756,16 @@ def profile_scores_points(state: dict[str, Any] | None, profile: str) -> bool:
 
 
 def setup_request(state: dict[str, Any] | None, profile: str, players: tuple[str, str], counts: tuple[int, int],
-                  breaker: int, own_rules: dict[str, Any]) -> dict[str, Any]:
+                  breaker: int, own_rules: dict[str, Any], language: str | None = None) -> dict[str, Any]:
     """The setup screen's ``new_match``: under a profile, its options as the daemon served them (with the
     screen's sensor switches) and, for APA points, ``counts`` as the skill levels; else the screen's options
-    and ``counts`` as the race."""
+    and ``counts`` as the race. ``language``: the players' choice for this match (None: the table's)."""
     served = ((state or {}).get("profiles") or {}).get(profile)
     if served is None:
-        return match_start(players, counts, breaker, own_rules)
+        return match_start(players, counts, breaker, own_rules, language=language)
     rules = {**served, "rails_sensed": own_rules.get("rails_sensed", True),
              "strike_sensed": own_rules.get("strike_sensed", False)}
     if served.get("scoring") == "apa":
         skill = (min(9, max(1, counts[0])), min(9, max(1, counts[1])))
-        return match_start(players, counts, breaker, rules, skill)
-    return match_start(players, counts, breaker, rules)
+        return match_start(players, counts, breaker, rules, skill, language)
+    return match_start(players, counts, breaker, rules, language=language)

@@ -17,6 +17,7 @@ import time
 import pytest
 
 from tests.live import TIMEOUT
+from tests.ui.touchscreen import Touchscreen
 
 SCREEN = (1920, 1080)  # the largest window the tests open: the TV layout
 KIVY_HOME = tempfile.mkdtemp(prefix="devetka-kivy-home-")
@@ -81,3 +82,49 @@ def display():
     yield number
     xvfb.terminate()
     xvfb.wait(timeout=TIMEOUT)
+
+
+class Table:
+    """The table's sensors: inputs sent to the daemon over the local API, as ``devetka run``'s sources would."""
+
+    def __init__(self, daemon) -> None:
+        self.client = daemon.client()
+
+    def play(self, *inputs: dict) -> dict:
+        for item in inputs:
+            answer = self.client.request(item)
+            assert answer["ok"], (item, answer)
+        return answer["state"]
+
+
+@pytest.fixture
+def size():
+    """The window size: the Pi's 7" touchscreen unless a test asks for another."""
+    return (800, 480)
+
+
+@pytest.fixture
+def screen(kivy_window, daemon, size):
+    from kivy.app import App
+
+    from scoreboard.ui.app import DevetkaApp
+
+    app = DevetkaApp(socket_path=str(daemon.socket))
+    kivy_window.size = size
+    root = app.build()
+    app.root = root
+    kivy_window.add_widget(root)
+    app.connect()
+    touch = Touchscreen(app, kivy_window)
+    touch.wait_for(lambda: app.view.connected, "the referee's state")
+    yield touch
+    app.dispatch("on_stop")  # also lets go of the app in kv's `app` (ProxyApp caches it until on_stop)
+    kivy_window.remove_widget(root)
+    App._running_app = None
+
+
+@pytest.fixture
+def table(daemon):
+    t = Table(daemon)
+    yield t
+    t.client.close()

@@ -432,3 +432,27 @@ def test_the_clock_buttons_are_the_served_actions_with_their_requests(clocked):
     off = view(play(referee, {"type": "shot_clock", "on": False})).buttons["shot_clock"]
     assert off.text == "Shot clock on" and off.request == {"type": "shot_clock", "on": True} and off.enabled
     assert view(referee.state()).shot_clock is None
+def test_the_push_out_question_is_the_one_the_rules_core_asks():
+    from scoreboard.core.rules.words import CHOOSES_AFTER_PUSH_OUT
+    from scoreboard.ui import viewmodel
+
+    assert viewmodel.CHOOSES_AFTER_PUSH_OUT == CHOOSES_AFTER_PUSH_OUT
+
+
+def test_the_view_speaks_the_state_s_language_from_the_served_messages(referee):
+    import re
+
+    started(referee)
+    state = play(referee, *BREAK_POCKETING_3, {"type": "push_out"}, {"type": "strike"}, {"type": "cushion", "ball": 0},
+                 {"type": "settle"})
+    answered = play(referee, {"type": "pass"})
+    croatian = view(dict(answered, language="hr"))
+    assert croatian.ruling_text == "Ana igra push out (5.6). Ben prepušta udarac: igra Ana."
+    assert croatian.status_text == "Na potezu: Ana" and croatian.buttons["undo"].text == "Poništi"
+    assert croatian.undo_shot_text == "push out (Ana) (4 ulaza)"
+    assert view(answered).ruling_text == "Push out (5.6) by Ana. Ben passed it back: Ana shoots."
+    english = re.compile(r"\b(the|shot|shoots|ball|foul|undo|back|to shoot|passed)\b", re.IGNORECASE)
+    texts = [croatian.ruling_text, croatian.status_text, croatian.undo_text, croatian.undo_shot_text,
+             *(button.text for button in croatian.buttons.values()), *(button.text for _, button in croatian.fouls)]
+    assert [text for text in texts if english.search(text)] == []
+    assert view(state, language="hr").status_text == "Ben: igra ili prepušta?"

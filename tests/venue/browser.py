@@ -164,6 +164,13 @@ class Browser:
                 or e["params"]["exceptionDetails"].get("text", "")
                 for e in self.events if e["method"] == "Runtime.exceptionThrown"]
 
+    def click(self, selector: str) -> None:
+        """A mouse press and release at the middle of the element ``selector``, as a finger or a mouse gives it."""
+        box = self.evaluate(f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
+                            ".getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+        for kind in ("mousePressed", "mouseReleased"):
+            self.send("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left", clickCount=1)
+
     def viewport(self, width: int, height: int, *, mobile: bool = False, scale: float = 1.0) -> None:
         """Make the page's viewport ``width`` x ``height`` CSS pixels (a phone's with ``mobile``)."""
         self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale,

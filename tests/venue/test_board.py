@@ -499,3 +499,33 @@ def test_the_shot_clock_counts_down_from_the_served_deadline_and_screenshots_at_
     timed_out = browser.wait_for(f"(() => {{ const c = {SHOT_CLOCK_JS}; return c.text === 'TIME' && c; }})()")
     assert timed_out["phase"] == "out"
     hand.close()
+def test_the_board_speaks_its_language_whatever_the_table_s_and_shows_why(browser, venue, tables):
+    """?lang=hr: the board's words and each ruling in Croatian, said from the served messages of a table that
+    speaks English; the one-table view shows the rules a ruling cites in the seed's words when the ruling is
+    tapped; ?lang=en says a Croatian table's ruling in English."""
+    bar1, bar2 = tables("bar1", "bar2")
+    bar1.play({"cmd": "new_match", "match_start": ANA_BEN}, *LEGAL_BREAK)
+    bar2.play({"cmd": "new_match", "match_start": dict(ANA_BEN, language="hr")}, *LEGAL_BREAK)
+    assert bar1.state["last_verdict"]["words"].startswith("Legal break (5.4) by Ana.")
+    assert bar2.state["last_verdict"]["words"].startswith("Ana pravilno razbija (5.4).")
+    open_board(browser, venue, "?lang=hr")
+    wait_seq(browser, bar2)
+    tile = wait_seq(browser, bar1)
+    assert tile["words"] == "Ana pravilno razbija (5.4). Na potezu: Ben. Ben smije igrati push out (5.5)."
+    assert "partija 1" in tile["text"] and "push out dopušten" in tile["text"].lower()
+    assert tiles(browser)["bar2"]["words"] == tile["words"]
+    assert browser.evaluate("document.documentElement.lang") == "hr"
+    open_board(browser, venue, "?lang=en")
+    assert wait_seq(browser, bar2)["words"] == "Legal break (5.4) by Ana. Ben to shoot. Ben may push out (5.5)."
+    open_board(browser, venue, "?table=bar1&lang=hr")
+    wait_seq(browser, bar1)
+    assert browser.evaluate("document.querySelector('.why').hidden")
+    browser.click(".words")
+    browser.wait_for("document.querySelector('.why').dataset.rules === '5.4 5.5'")
+    why = [line for line in browser.evaluate("document.querySelector('.why').innerText").splitlines() if line]
+    assert why[0] == "5.4 PRAVILAN UDARAC OTVARANJA"
+    assert why[1].startswith("Za udarac otvaranja (break, razbijanje) vrijede ista pravila kao i za ostale udarce")
+    assert why[2:4] == ["5.5 NASTAVLJANJE IGRE", why[3]] and why[3].startswith("Na udarcu koji slijedi odmah")
+    browser.click(".words")
+    browser.wait_for("document.querySelector('.why').hidden && document.querySelector('.why').innerText === ''")
+    assert browser.exceptions() == []

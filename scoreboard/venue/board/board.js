@@ -13,6 +13,12 @@
  * an idle table between shots rightly says nothing). A tile that is not online is greyed and labelled, and its
  * score reads "last known".
  *
+ * The players' language (docs/i18n.md): ?lang=hr|en, else the browser's first language the board speaks, else
+ * English. The page's words come from the catalog the build makes (i18n/LANG.js); a ruling is said from the
+ * messages the daemon serves (last_verdict.message: ids and arguments, docs/match-log.md), so every tile speaks the
+ * board's language whatever its table's; where a message is not in the catalog, the served words are shown. In
+ * the one-table view (?table=ID) a tap on the ruling shows the rules it cites ("Why?": last_verdict.cites).
+ *
  * The venue broker may be one Mosquitto or several nodes of a NATS cluster: ?broker=URL,URL,... lists them, and
  * each (re)connect goes to the next after the one that was lost or refused the connection. A refused subscription
  * is asked again, with a growing pause, until the broker grants it: a NATS cluster refuses QoS 1 subscriptions
@@ -34,6 +40,58 @@
     : (BROKERS > 1 ? 0 : 1);
   const DRAWN_MAX = 20000;
   const BALL_MAX = 9;
+  const LANGUAGES = ["en", "hr"];
+  const LANG = (() => {
+    const asked = [params.get("lang"), ...(params.get("lang") ? [] : navigator.languages || [])];
+    const found = asked.map((tag) => String(tag || "").toLowerCase().split(/[-_]/)[0])
+      .find((code) => LANGUAGES.includes(code));
+    return found || "en";
+  })();
+
+  // ---- words -------------------------------------------------------------------------------------------
+  // The catalog of LANG (i18n/LANG.js, loaded before this script runs its first draw): messages by msgid (a string,
+  // or the list of plural forms under the singular's id), its plural rule and the rules' texts.
+  const catalogs = window.devetkaCatalogs || {};
+  const catalog = catalogs[LANG] || { messages: {}, plural: "n != 1", rules: {} };
+  // The catalog's own plural rule (gettext's C expression, valid JavaScript): the index of a count's form.
+  const pluralIndex = new Function("n", `return Number(${catalog.plural});`);
+  const _ = (text) => (typeof catalog.messages[text] === "string" && catalog.messages[text]) || text;
+  function ngettext(singular, plural, n) {
+    const forms = catalog.messages[singular];
+    if (Array.isArray(forms) && forms.length) return forms[Math.min(pluralIndex(n), forms.length - 1)] || singular;
+    return n === 1 ? singular : plural;
+  }
+  const format = (template, args) => template.replace(/\{(\w+)\}/g, (all, name) => (name in args ? args[name] : all));
+  // A served message in the board's language: {id, args, plural?, n?}, {balls: [...]}, {join, parts} or a word.
+  function say(value) {
+    if (value === null || value === undefined) return "";
+    if (typeof value !== "object") return String(value);
+    if (Array.isArray(value.balls)) {
+      const names = value.balls.map(String);
+      return names.length === 1 ? names[0]
+        : format(_("{balls} and {last}"), { balls: names.slice(0, -1).join(", "), last: names[names.length - 1] });
+    }
+    if (Array.isArray(value.parts)) return value.parts.map(say).join(typeof value.join === "string" ? value.join : " ");
+    if (typeof value.id !== "string") return "";
+    const template = typeof value.plural === "string" ? ngettext(value.id, value.plural, Number(value.n)) : _(value.id);
+    const args = {};
+    for (const [name, arg] of Object.entries(value.args || {})) args[name] = say(arg);
+    return format(template, args);
+  }
+  // Every id of a message is in the catalog (English has none of its own: its ids are its words).
+  function known(value) {
+    if (!value || typeof value !== "object") return true;
+    if (Array.isArray(value.parts)) return value.parts.every(known);
+    if (typeof value.id === "string") {
+      return (LANG === "en" || value.id in catalog.messages) && Object.values(value.args || {}).every(known);
+    }
+    return true;
+  }
+  // The ruling of a state in the board's language: from its messages, else the words the table served.
+  function ruling(verdict) {
+    if (!verdict) return "";
+    return verdict.message && known(verdict.message) ? say(verdict.message) : verdict.words || "";
+  }
 
   // For the benchmark and the tests: {table, seq, t, match} each time a seq is drawn, t in ms since the epoch
   // (the page's clock: performance.timeOrigin + performance.now()); the last DRAWN_MAX are kept.
@@ -51,6 +109,8 @@
     client: null,
   };
   window.devetkaBoard = board;
+  board.say = say; // for the tests: a served message in the board's language
+  board.language = LANG;
 
   const grid = document.getElementById("board");
   const empty = document.getElementById("empty");
@@ -100,7 +160,7 @@
     const head = el("header", "head");
     const parts = {
       name: el("span", "name", id),
-      status: el("span", "status", "no word yet"),
+      status: el("span", "status", _("no word yet")),
       rack: el("span", "rack"),
       clock: el("span", "clock"),
       players: [],
@@ -109,9 +169,11 @@
       shotclockSeconds: el("b", "seconds"),
       balls: el("div", "balls"),
       words: el("p", "words"),
-      idle: el("p", "idle", "no match"),
-      lastKnown: el("span", "lastknown", "last known score"),
+      why: el("div", "why"),
+      idle: el("p", "idle", _("no match")),
+      lastKnown: el("span", "lastknown", _("last known score")),
     };
+    parts.why.hidden = true;
     const meta = el("span", "meta");
     meta.append(parts.rack, parts.clock);
     head.append(parts.name, parts.status, meta);
@@ -123,9 +185,9 @@
       const turn = el("span", "turn", "\u25B6");
       const pname = el("span", "pname");
       const tags = el("span", "tags");
-      const broke = el("span", "tag broke", "break");
+      const broke = el("span", "tag broke", _("break"));
       const fouls = el("span", "tag fouls");
-      const won = el("span", "tag won", "wins");
+      const won = el("span", "tag won", _("wins"));
       tags.append(broke, fouls, won);
       const namebox = el("span", "namebox");
       namebox.append(pname, tags); // the tags under the name: the name keeps the row's width
@@ -138,11 +200,19 @@
       players.append(row);
       parts.players.push({ row, pname, broke, fouls, won, points, race });
     }
-    parts.shotclock.append(el("small", "", "shot clock"), parts.shotclockSeconds);
+    parts.shotclock.append(el("small", "", _("shot clock")), parts.shotclockSeconds);
     parts.shotclock.hidden = true;
     const line = el("div", "line");
     line.append(parts.flags, parts.shotclock);
-    body.append(players, parts.idle, line, parts.balls, parts.words);
+    body.append(players, parts.idle, line, parts.balls, parts.words, parts.why);
+    if (ONE) {
+      // "Why?": a tap on the ruling shows the rules it cites, in the board's language; another tap hides them.
+      parts.words.classList.add("asks");
+      parts.words.addEventListener("click", () => {
+        parts.why.hidden = !parts.why.hidden;
+        drawWhy(parts, board.tables.get(id));
+      });
+    }
     inner.append(head, parts.lastKnown, body);
     tile.append(inner);
     return { tile, parts };
@@ -179,26 +249,30 @@
   // ---- status ------------------------------------------------------------------------------------------
   function status(t, now) {
     if (!board.link.up) {
-      const since = board.link.ever ? `venue link down since ${hhmm(board.link.since)}` : "connecting to the venue";
+      const since = board.link.ever ? format(_("venue link down since {time}"), { time: hhmm(board.link.since) })
+        : _("connecting to the venue");
       return ["stale", since];
     }
     if (t.bridge === "0") {
-      return ["stale", t.bridgeRetained ? `table link down (seen ${hhmm(t.bridgeAt)})`
-        : `table link down since ${hhmm(t.bridgeAt)}`];
+      const time = { time: hhmm(t.bridgeAt) };
+      return ["stale", t.bridgeRetained ? format(_("table link down (seen {time})"), time)
+        : format(_("table link down since {time}"), time)];
     }
     if (t.availability === "offline") {
-      return ["offline", t.availabilityRetained ? `offline (seen ${hhmm(t.availabilityAt)})`
-        : `offline since ${hhmm(t.availabilityAt)}`];
+      const time = { time: hhmm(t.availabilityAt) };
+      return ["offline", t.availabilityRetained ? format(_("offline (seen {time})"), time)
+        : format(_("offline since {time}"), time)];
     }
-    if (t.availability !== "online") return ["stale", "no word from the table yet"];
+    if (t.availability !== "online") return ["stale", _("no word from the table yet")];
     if (t.state && t.state.shot_in_progress && t.heardAt !== null && now - t.heardAt > SILENCE_S * 1000) {
-      return ["stale", `no word since ${hhmm(t.heardAt)}`];
+      return ["stale", format(_("no word since {time}"), { time: hhmm(t.heardAt) })];
     }
-    return ["online", "online"];
+    return ["online", _("online")];
   }
 
   // ---- drawing -----------------------------------------------------------------------------------------
-  const BALL_NAMES = ["", "yellow", "blue", "red", "purple", "orange", "green", "maroon", "black", "yellow stripe"];
+  const BALL_NAMES = ["", _("yellow"), _("blue"), _("red"), _("purple"), _("orange"), _("green"), _("maroon"),
+    _("black"), _("yellow stripe")];
 
   function drawState(t) {
     const s = t.state;
@@ -214,6 +288,7 @@
       p.flags.replaceChildren();
       p.balls.replaceChildren();
       p.words.textContent = "";
+      drawWhy(p, t);
       return;
     }
     const winner = s.match_winner;
@@ -229,20 +304,21 @@
       row.broke.hidden = s.breaker !== i;
       const fouls = (s.fouls_in_row && s.fouls_in_row[i]) || 0;
       row.fouls.hidden = fouls === 0;
-      row.fouls.textContent = fouls === 1 ? "1 foul" : `${fouls} fouls`;
+      row.fouls.textContent = format(ngettext("{n} foul", "{n} fouls", fouls), { n: fouls });
       row.fouls.classList.toggle("two", fouls >= 2);
       row.won.hidden = winner !== i;
     }
-    p.rack.textContent = winner === null ? `rack ${s.rack}` : `${s.rack} racks`;
+    p.rack.textContent = winner === null ? format(_("rack {rack}"), { rack: s.rack })
+      : format(ngettext("{n} rack", "{n} racks", s.rack), { n: s.rack });
     const flags = [];
     if (winner === null) {
       const shooter = s.shooter === 0 || s.shooter === 1 ? s.players[s.shooter] : null;
-      if (s.warning) flags.push(["warning", `${shooter || "shooter"} on two fouls`]);
-      if (s.ball_in_hand) flags.push(["bih", "ball in hand"]);
-      if (s.awaiting_choice) flags.push(["choice", "choice: play or pass"]);
-      else if (s.push_out_allowed) flags.push(["push", "push out allowed"]);
-      if (s.push_out) flags.push(["push", "push out"]);
-      if (s.rack_mode) flags.push(["racking", "racking"]);
+      if (s.warning) flags.push(["warning", format(_("{name} on two fouls"), { name: shooter || _("shooter") })]);
+      if (s.ball_in_hand) flags.push(["bih", _("ball in hand")]);
+      if (s.awaiting_choice) flags.push(["choice", _("choice: play or pass")]);
+      else if (s.push_out_allowed) flags.push(["push", _("push out allowed")]);
+      if (s.push_out) flags.push(["push", _("push out")]);
+      if (s.rack_mode) flags.push(["racking", _("racking")]);
     }
     p.flags.replaceChildren(...flags.map(([cls, text]) => el("span", `flag ${cls}`, text)));
     const balls = (s.on_table || []).filter((b) => b >= 1 && b <= BALL_MAX);
@@ -253,7 +329,22 @@
       return ball;
     }));
     p.balls.dataset.left = String(balls.length);
-    p.words.textContent = s.last_verdict && s.last_verdict.words ? s.last_verdict.words : "";
+    p.words.textContent = ruling(s.last_verdict);
+    drawWhy(p, t);
+  }
+
+  // "Why?" (the one-table view): each rule the ruling cites, its title and text from the catalog's rules.
+  function drawWhy(p, t) {
+    const cites = (t && t.state && t.state.last_verdict && t.state.last_verdict.cites) || [];
+    const shown = p.why.hidden ? [] : cites.filter((number) => catalog.rules[number]);
+    p.why.dataset.rules = shown.join(" ");
+    p.why.replaceChildren(...shown.map((number) => {
+      const rule = el("section", "rule");
+      const title = number.includes(".") || /^R\d+$/.test(number) ? `${number} ${catalog.rules[number].title}`
+        : catalog.rules[number].title;
+      rule.append(el("h3", "", title), el("p", "", catalog.rules[number].text));
+      return rule;
+    }));
   }
 
   function drawStatus(t, now) {
@@ -287,10 +378,10 @@
   function shotClockShown(s, now) {
     const c = s && s.players && s.match_winner === null ? s.shot_clock : null;
     if (!c || !c.on) return ["", ""];
-    if (c.time_foul_proposed) return ["TIME", "out"];
+    if (c.time_foul_proposed) return [_("TIME"), "out"];
     if (!c.running || typeof c.deadline !== "number") return ["", ""];
     const left = Math.max(0, Math.ceil((c.deadline - now) / 1000));
-    if (left === 0) return ["TIME", "out"];
+    if (left === 0) return [_("TIME"), "out"];
     const phase = left <= SHOT_CLOCK_LATE_S ? "late" : now >= c.warning_at ? "warn" : "";
     return [`${left}`, phase];
   }
@@ -319,8 +410,8 @@
     fallback = null;
     const now = Date.now();
     if (!board.tables.size && board.url) {
-      empty.textContent = board.link.up ? "Waiting for the tables\u2026"
-        : `Connecting to the venue broker (${board.url})\u2026`;
+      empty.textContent = board.link.up ? _("Waiting for the tables\u2026")
+        : format(_("Connecting to the venue broker ({url})\u2026"), { url: board.url });
     }
     for (const t of board.tables.values()) {
       if (t.dirty) {
@@ -486,11 +577,11 @@
     board.urls = urls;
     board.url = urls[0] || null;
     if (!urls.length) {
-      empty.textContent = "No broker: open this page from the venue broker, or add ?broker=ws://HOST:PORT";
+      empty.textContent = _("No broker: open this page from the venue broker, or add ?broker=ws://HOST:PORT");
       return;
     }
     if (typeof mqtt === "undefined") {
-      empty.textContent = "MQTT.js did not load (vendor/mqtt.min.js)";
+      empty.textContent = _("MQTT.js did not load (vendor/mqtt.min.js)");
       return;
     }
     const options = {
@@ -543,6 +634,9 @@
     client.on("error", (error) => console.warn("board: mqtt", error && error.message));
   }
 
+  document.documentElement.lang = LANG;
+  document.title = _("Devetka: the tables");
+  empty.textContent = _("Waiting for the tables\u2026");
   if (ONE) table(ONE);
   layout();
   connect();

@@ -1,4 +1,5 @@
-{
+// Made by python -m scoreboard.i18n.build from the catalog: do not edit.
+(window.devetkaCatalogs = window.devetkaCatalogs || {})["en"] = {
 "language": "en",
 "messages": {},
 "plural": "n != 1",
@@ -132,4 +133,4 @@
 "title": "APA 9-ball points (league option)"
 }
 }
-}
+};

@@ -1,0 +1,70 @@
+"""The touchscreen's words in the players' language: ``tr._('New match')`` in the kv files, said again when the
+language changes.
+
+The kv files bind to ``tr._`` as to a property (the pattern of Kivy's gettext example): every rule that says
+``tr._(...)`` is evaluated again when ``tr.switch`` changes the language, so a screen built in English speaks
+Croatian the moment the daemon serves ``"language": "hr"``. The view model's words come from the same catalog
+(``scoreboard.ui.viewmodel.view``, by the state's ``language``).
+
+>>> words = Words()
+>>> words._("New match"), words.switch("hr"), words._("New match")
+('New match', True, 'Novi meč')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.event import Observable
+
+from scoreboard.core.messages import Catalog
+from scoreboard.i18n.catalog import catalog, language_code
+
+
+class Words(Observable):
+    """The catalog of the language shown, observable by the kv rules that use ``_``."""
+
+    def __init__(self, language: str = "en") -> None:
+        super().__init__()
+        self.language = language_code(language)
+        self.catalog: Catalog = catalog(self.language)
+        self._observers: list[tuple[Any, tuple, dict]] = []
+
+    def _(self, text: str) -> str:
+        return self.catalog.gettext(text)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.catalog.ngettext(singular, plural, n)
+
+    def fbind(self, name: str, func: Any, *args: Any, **kwargs: Any) -> Any:
+        if name == "_":
+            self._observers.append((func, args, kwargs))
+            return 0
+        return super().fbind(name, func, *args, **kwargs)
+
+    def funbind(self, name: str, func: Any, *args: Any, **kwargs: Any) -> Any:
+        if name == "_":
+            entry = (func, args, kwargs)
+            if entry in self._observers:
+                self._observers.remove(entry)
+            return None
+        return super().funbind(name, func, *args, **kwargs)
+
+    def switch(self, language: str | None) -> bool:
+        """Speak ``language`` from now on; every kv rule saying ``tr._`` is said again. True if it changed."""
+        code = language_code(language)
+        if code == self.language:
+            return False
+        self.language, self.catalog = code, catalog(code)
+        for func, args, _kwargs in list(self._observers):
+            func(args[0] if len(args) == 1 else args, None, None)
+        return True
+
+
+    def forget(self) -> None:
+        """Let go of every kv rule bound so far (the app stops: its widgets go with it)."""
+        self._observers.clear()
+
+
+#: The one instance the kv files import (``#:import tr scoreboard.ui.language.tr``).
+tr = Words()
