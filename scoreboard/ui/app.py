@@ -70,7 +70,7 @@ MESSAGE_SECONDS = 8.0
 #: The buttons that open a screen rather than send a request, and the screen each opens.
 SCREEN_OF = {"fouls": "fouls", "pick": "picker", "more": "more", "new_match": "setup", "settings": "settings",
              "undo": "undo", "call_foul": "fouls", "name_ball": "picker", "off_table": "fouls",
-             "undo_shot": "take_back"}
+             "undo_shot": "take_back", "why": "why"}
 #: One press is one action: a touch that begins this soon after a tap changed the screen is not delivered to the
 #: new screen (a double tap must not land on what appears under the finger) ...
 SCREEN_CHANGE_GUARD_S = 0.3
@@ -254,6 +254,10 @@ class OnePress:
 
 class FitButton(OnePress, FitText, Button):
     """The screens' button: pressed once per finger (``OnePress``), its words always fitting (``FitText``)."""
+
+
+class TapLabel(OnePress, ButtonBehavior, FitLabel):
+    """Words a finger may tap, drawn as a label: the ruling, whose tap opens "Why?"."""
 
 
 class GuardedRoot(FloatLayout):
@@ -440,6 +444,13 @@ class ResultsScreen(DevetkaScreen):
             button = Factory.NightButton(text=row.text, on_release=lambda tapped: self.pick(tapped.match))
             button.match = row.match  # a property of the kv rule: not known to the constructor
             box.add_widget(button)
+
+
+class WhyScreen(DevetkaScreen):
+    """"Why?": the rules the last ruling cites (``View.why_text``), opened by a tap on the ruling."""
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.ids.scroll.scroll_y = 1
 
 
 class SetupScreen(DevetkaScreen):
@@ -674,7 +685,7 @@ class DevetkaApp(App):
     clock_phase = StringProperty("")
     """Its colour: "" (plenty of time), "warn" (from the warning, 10 s), "late" (the last 5 s), "out"."""
     screen_names = ("live", "choice", "fouls", "picker", "undo", "take_back", "more", "concede", "setup", "summary",
-                    "results", "settings")
+                    "results", "settings", "why")
     title = "Devetka"
 
     def __init__(self, socket_path: str, config: Any = None, note: str = "", wall: Any = time.time,

@@ -29,6 +29,7 @@ from typing import Any
 
 from scoreboard.core.messages import Balls, Catalog, Joined, Message, from_json, msg_n, render
 from scoreboard.i18n.catalog import catalog
+from scoreboard.i18n.rules import text as rule_text
 
 
 def N_(text: str) -> str:
@@ -201,6 +202,8 @@ class View:
     offline_level: str = "bad"
     """``warn`` (grey: the first try is under way) or ``bad`` (red: no referee to be reached)."""
     picker: Picker | None = None
+    why_text: str = ""
+    """"Why?": the rules the last ruling cites, each its number and title in bold and its text (Kivy markup)."""
     summary: Summary | None = None
     buttons: dict[str, Button] = field(default_factory=dict)
     fouls: tuple[tuple[str, Button], ...] = ()
@@ -290,6 +293,7 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
         rack_mode=rack_mode, rack_mode_text=rack_mode_text, **health,
         hill_text=_("HILL-HILL") if all(hill) else "",
         picker=_picker(verdict, t) if verdict is not None else None,
+        why_text=_why(verdict, language or state.get("language")),
         summary=summary,
         buttons=_buttons(state, t),
         shot_clock=_shot_clock(state),
@@ -496,6 +500,24 @@ def _answered(part: Any, players: list[str], chooser: int, shooter: int) -> Any:
 CHOOSES_AFTER_PUSH_OUT = "{name} chooses: shoot from here, or pass it back (5.6)."
 
 
+def _why(verdict: dict | None, language: str | None) -> str:
+    """The texts of the rules the ruling cites (``cites``), in the players' language: "5.8 POGREŠAN UDARAC" and
+    the seed's words; an R ruling or a league option's rule in Devetka's words."""
+    said = []
+    for number in (verdict or {}).get("cites") or ():
+        rule = rule_text(str(number), language or "en")
+        if rule is None:
+            continue
+        title = f"{rule.number} {rule.title}" if rule.number[:1].isdigit() or rule.number[:1] == "R" else rule.title
+        said.append(f"[b]{_markup(title)}[/b]\n{_markup(rule.body)}")
+    return "\n\n".join(said)
+
+
+def _markup(text: str) -> str:
+    """Text shown as it is in a Kivy markup label."""
+    return text.replace("&", "&amp;").replace("[", "&bl;").replace("]", "&br;")
+
+
 def _push_out_text(state: dict, may_shoot: bool, t: Catalog) -> str:
     if not may_shoot:
         return ""
@@ -672,7 +694,7 @@ def match_start(players: tuple[str, str], race: tuple[int, int], breaker: int,
 
 #: Screens a player opens and closes; a new state never takes one away (the daemon's settle must not
 #: close the foul menu under a finger).
-OPENED_BY_HAND = frozenset({"fouls", "picker", "undo", "take_back", "more", "settings", "setup", "results"})
+OPENED_BY_HAND = frozenset({"fouls", "picker", "undo", "take_back", "more", "settings", "setup", "results", "why"})
 
 
 def next_screen(current: str, shown: View, dismissed: set | frozenset = frozenset(),

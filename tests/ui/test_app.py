@@ -899,3 +899,22 @@ def test_while_the_screens_are_swapped_the_old_one_does_not_show_through_the_new
     settled = screen.screenshot("more-settled")
     with Image.open(settled) as whole, Image.open(swapping) as mid:
         assert ImageChops.difference(whole.convert("RGB"), mid.convert("RGB")).getbbox() is None
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_why_the_rules_a_ruling_cites(screen, table, size):
+    """A tap on the ruling opens "Why?": the text of each rule it cites (5.x, R rulings, league rules)."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    started(screen, table)
+    table.play(*LEGAL_BREAK, {"type": "push_out"}, {"type": "strike"}, {"type": "cushion", "ball": 0},
+               {"type": "settle"}, {"type": "pass"}, *BAD_HIT, *BAD_HIT, *BAD_HIT, *BAD_HIT)
+    screen.wait_for(lambda: screen.text("warning"), "the 5.13 banner")
+    screen.tap_id("ruling")
+    screen.wait_for(lambda: screen.current == "why", "the Why? screen")
+    said = screen.text("rules")
+    assert said.startswith("[b]5.8 Bad hit[/b]\nIt is a foul if the first object ball the cue ball contacts")
+    assert "[b]5.13 Three consecutive fouls[/b]\nA player who fouls on three consecutive shots" in said
+    assert screen.cut() == []
+    screen.screenshot("why")
+    screen.tap_id("back")
+    screen.wait_for(lambda: screen.current == "live", "the live screen again")

@@ -187,3 +187,45 @@ def test_the_settings_screen_changes_the_table_s_language_and_every_screen_follo
     screen.tap_text("Back")
     screen.wait_for(lambda: screen.current == "live" and screen.text("status") == "Ben to shoot", "English")
     assert screen.text("ruling") == "Legal break (5.4) by Ana. Ben to shoot. Ben may push out (5.5)."
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_why_in_the_seed_s_words(screen, table, size):
+    """"Why?": the rules the ruling cites, in Croatian the seed's own text for 5.x."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    shots: list = []
+    table.play({"cmd": "new_match", "match_start": ANA_BEN}, *LEGAL_BREAK, {"type": "push_out"}, {"type": "strike"},
+               {"type": "cushion", "ball": 0}, {"type": "settle"}, {"type": "pass"})
+    screen.wait_for(lambda: screen.current == "live" and "prepušta udarac" in screen.text("ruling"), "the pass")
+    screen.tap_id("ruling")
+    screen.wait_for(lambda: screen.current == "why", "the Why? screen")
+    assert screen.text("rules").startswith("[b]5.6 PUSH OUT[/b]\nNatjecatelj koji odigrava prvi udarac")
+    screen.tap_id("back")
+    table.play(*BAD_HIT)
+    screen.wait_for(lambda: screen.current == "live"
+                    and screen.text("ruling").startswith("Faul 5.8: prvo je pogođena kugla 5, a ne 1."), "the bad hit")
+    screen.tap_id("ruling")
+    screen.wait_for(lambda: screen.current == "why", "the Why? screen")
+    assert screen.text("rules") == ("[b]5.8 POGREŠAN UDARAC[/b]\nFaul je ako natjecatelj s bijelom kuglom ne pogodi "
+                                    "kuglu sa najnižim brojem.")
+    assert screen.text("title") == "Zašto? Pravila na koja se odluka poziva"
+    looked_at(screen, "why", shots)
+    screen.tap_id("back")
+    screen.wait_for(lambda: screen.current == "live", "back to the live screen")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_why_with_a_league_profile_s_rule_in_our_words(screen, table, size):
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    bar = table.play({"cmd": "state"})["profiles"]["bar"]
+    table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, rules=bar)}, *LEGAL_BREAK,
+               {"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 1},
+               {"type": "pocket", "ball": 0}, {"type": "settle"})
+    screen.wait_for(lambda: screen.current == "live" and "ispod head linije" in screen.text("ruling"),
+                    "the scratch under bar rules")
+    screen.tap_id("ruling")
+    screen.wait_for(lambda: screen.current == "why", "the Why? screen")
+    said = screen.text("rules")
+    assert "[b]5.7 FAULOVI[/b]" in said
+    assert "[b]Bijela u ruci ispod head linije (ligaško pravilo)[/b]\nPo kućnim pravilima, nakon što bijela" in said
+    looked_at(screen, "why-league", [])

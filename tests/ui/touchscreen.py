@@ -10,6 +10,7 @@ the helper says so instead of tapping through it.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -152,7 +153,8 @@ class Touchscreen:
                 continue
             w.texture_update()
             drawn = "".join(word.text for line in w._label._cached_lines for word in line.words)
-            whole = "".join(drawn.split()) == "".join(w.text.split())
+            shown = _unmarked(w.text) if w.markup else w.text
+            whole = "".join(drawn.split()) == "".join(shown.split())
             if not whole or w.texture_size[0] > w.width + 1 or w.texture_size[1] > w.height + 1:
                 cut.append(w.text)
         return cut
@@ -170,6 +172,12 @@ class Touchscreen:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.app.root.export_to_png(str(path))
         return path
+
+
+def _unmarked(text: str) -> str:
+    """A Kivy markup text as it is drawn: its tags gone, its escapes said."""
+    bare = re.sub(r"\[/?(b|i|u|s|sub|sup|color|size|font|ref|anchor)(=[^\]]*)?\]", "", text)
+    return bare.replace("&bl;", "[").replace("&br;", "]").replace("&amp;", "&")
 
 
 def cap_height(label) -> int:

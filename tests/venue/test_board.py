@@ -456,7 +456,15 @@ def test_screenshots_of_the_board_with_1_8_and_50_tables_and_of_one_table(browse
     open_board(browser, venue, "?table=bar1")
     wait_seq(browser, bar1)
     shoot(browser, folder, "table-bar1")
-    assert len(list(folder.glob("*.png"))) >= 8
+    open_board(browser, venue, "?lang=hr")  # the 50 tables in Croatian, each ruling said from its messages
+    browser.wait_for("document.querySelectorAll('[data-table]').length === 50")
+    shoot(browser, folder, "board-50-hr")
+    open_board(browser, venue, "?table=bar1&lang=hr")
+    wait_seq(browser, bar1)
+    browser.click(".words")
+    browser.wait_for("document.querySelector('.why').dataset.rules !== ''")
+    shoot(browser, folder, "table-bar1-why-hr")
+    assert len(list(folder.glob("*.png"))) >= 12
 
 
 SHOT_CLOCK_JS = """(() => { const e = document.querySelector('[data-table="bar1"] .shotclock');

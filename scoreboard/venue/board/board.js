@@ -210,6 +210,7 @@
       parts.words.classList.add("asks");
       parts.words.addEventListener("click", () => {
         parts.why.hidden = !parts.why.hidden;
+        tile.classList.toggle("asking", !parts.why.hidden); // the rules take the place of the balls and flags
         drawWhy(parts, board.tables.get(id));
       });
     }
