@@ -183,11 +183,12 @@ def check_clock(options: RuleOptions) -> None:
     """The shot clock's options must fit together: the warning inside the limit, the limit after the break no
     shorter than the limit (TR20: a longer limit after the break, 60 s at most)."""
     if options.shot_clock_warning_s >= options.shot_clock_s:
-        raise InputError(f"rules.shot_clock_warning_s ({options.shot_clock_warning_s}) must be less than "
-                         f"rules.shot_clock_s ({options.shot_clock_s})")
+        raise InputError(msg("rules.shot_clock_warning_s ({warning}) must be less than rules.shot_clock_s ({limit})",
+                             warning=options.shot_clock_warning_s, limit=options.shot_clock_s))
     if not options.shot_clock_s <= options.shot_clock_after_break_s <= AFTER_BREAK_CAP_S:
-        raise InputError(f"rules.shot_clock_after_break_s must be from rules.shot_clock_s ({options.shot_clock_s}) "
-                         f"to {AFTER_BREAK_CAP_S}, not {options.shot_clock_after_break_s}")
+        raise InputError(msg("rules.shot_clock_after_break_s must be from rules.shot_clock_s ({limit}) to {cap}, not "
+                             "{value}", limit=options.shot_clock_s, cap=AFTER_BREAK_CAP_S,
+                             value=options.shot_clock_after_break_s))
 
 
 _DEFAULT_OPTIONS = RuleOptions()

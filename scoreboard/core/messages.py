@@ -151,13 +151,13 @@ def from_json(raw: Any) -> Arg:
     return str(raw)
 
 
-_RULE = re.compile(r"(?<![\w.])(5\.1[0-5]|5\.[1-9]|R1[01]|R[1-9])(?![\w])")
+_RULE = re.compile(r"(?<![\w.])(5\.1[0-5]|5\.[1-9]|R1[01]|R[1-9]|TR20)(?![\w])")
 
 
 def cited(value: Arg) -> tuple[str, ...]:
-    """The rules a message cites (5.1 to 5.15, R1 to R11), in the order it names them, each once; read from the
-    English source, so the same in every language. Of the arguments only messages and ``rule``/``rules`` are
-    read: a player may be called R2."""
+    """The rules a message cites (5.1 to 5.15, R1 to R11, TR20 for the shot clock), in the order it names them,
+    each once; read from the English source, so the same in every language. Of the arguments only messages and
+    ``rule``/``rules`` are read: a player may be called R2."""
     found: dict[str, None] = {}
     _cite(value, found)
     return tuple(found)

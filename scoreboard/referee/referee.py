@@ -485,9 +485,9 @@ class Referee:
         only before."""
         run_out = self.shot_clock.run_out(self.now())
         if not run_out and served["time_foul"]["ok"]:
-            served["time_foul"] = {"ok": False, "why": "The shot clock has not run out."}
+            served["time_foul"] = {"ok": False, "why": render(msg("The shot clock has not run out."), self.words())}
         if run_out and served["extension"]["ok"]:
-            served["extension"] = {"ok": False, "why": "The shot clock has run out."}
+            served["extension"] = {"ok": False, "why": render(msg("The shot clock has run out."), self.words())}
         return served
 
     def _not_stored(self, error: Exception) -> Reply:

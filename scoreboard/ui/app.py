@@ -46,9 +46,9 @@ from kivy.uix.widget import Widget
 from scoreboard.adapters.local_api.client import ApiClient
 from scoreboard.i18n.catalog import LANGUAGES
 from scoreboard.ui.client import kivy_deliver
+from scoreboard.ui.language import tr
 from scoreboard.ui.night import chosen_row, code_note, night_rows
 from scoreboard.ui.qr import result_code
-from scoreboard.ui.language import tr
 from scoreboard.ui.viewmodel import (
     N_,
     Player,
@@ -407,7 +407,7 @@ class ResultsScreen(DevetkaScreen):
     def on_pre_enter(self, *_args: Any) -> None:
         self.selected = 0
         self._fill(())
-        self.note = "Asking the referee for tonight's results…"
+        self.note = tr._("Asking the referee for tonight's results…")
         App.get_running_app().send({"cmd": "results"})
 
     def answered(self, answer: dict) -> None:
@@ -415,26 +415,26 @@ class ResultsScreen(DevetkaScreen):
         request, state = answer.get("request") or {}, answer.get("state") or {}
         if not answer.get("ok"):
             if request.get("cmd") == "results" or request.get("match") == self.selected:
-                self.note = answer.get("error") or "refused"
+                self.note = App.get_running_app().words_of(answer)
             return
         if request.get("cmd") == "results":
-            rows = night_rows(state.get("results"))
+            rows = night_rows(state.get("results"), language=tr.language)
             self._fill(rows)
             first = chosen_row(rows, state.get("match_id"))
             if first is None:
-                self.note = "No match was played at this table tonight."
+                self.note = tr._("No match was played at this table tonight.")
             else:
                 self.pick(first)
         elif state.get("match") == self.selected:  # else a later tap asked for another match's code
             code = result_code(state["result"], state["compact"])
             self.ids.code.rows = code.rows
-            self.note = code_note(self.selected, code)
+            self.note = code_note(self.selected, code, tr.language)
 
     def pick(self, match: int) -> None:
         """Show this match's code: asked of the daemon, drawn when it answers."""
         self.selected = match
         self.ids.code.rows = ()
-        self.note = f"Asking the referee for match {match}'s result…"
+        self.note = tr._("Asking the referee for match {match}'s result…").format(match=match)
         App.get_running_app().send({"cmd": "result", "match": match})
 
     def _fill(self, rows: tuple) -> None:
@@ -896,6 +896,7 @@ class DevetkaApp(App):
         does (a few times a second, so the seconds change on time)."""
         face = self.view.shot_clock
         text, phase = face.at(self.wall() * 1000) if face is not None else ("", "")
+        text = tr._(text) if text else text  # "TIME" in the players' language; the seconds as they are
         if text != self.clock_text:
             self.clock_text = text
         if phase != self.clock_phase:

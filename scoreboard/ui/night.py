@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 from typing import Any
 
+from scoreboard.i18n.catalog import catalog
 from scoreboard.ui.qr import Code
 
 UTC = timezone.utc
@@ -35,19 +36,22 @@ class NightRow:
     text: str
 
 
-def night_rows(results: dict[str, Any] | None, local: tzinfo | None = None) -> tuple[NightRow, ...]:
+def night_rows(results: dict[str, Any] | None, local: tzinfo | None = None, language: str | None = None
+               ) -> tuple[NightRow, ...]:
     """Tonight's matches, the latest first (the one just played on top): when each began (the table's clock,
     ``local``: the machine's time zone by default), who won, and the score in racks or in APA points of the
-    targets."""
+    targets, in ``language``."""
+    _ = catalog(language).gettext
     rows = []
     for row in (results or {}).get("matches") or ():
         began = datetime.fromisoformat(row["started"]).astimezone(local).strftime("%H:%M")
         names = row["players"]
         if "error" in row:
-            rows.append(NightRow(row["match"], f"{began}  cannot be read\n{names[0]} – {names[1]}"))
+            unread = _("{time}  cannot be read").format(time=began)
+            rows.append(NightRow(row["match"], f"{unread}\n{names[0]} – {names[1]}"))
             continue
         winner = row.get("winner")
-        outcome = f"{names[winner]} won" if winner is not None else "not over yet"
+        outcome = _("{name} won").format(name=names[winner]) if winner is not None else _("not over yet")
         if row.get("points") is not None:
             (p0, p1), (t0, t1) = row["points"], row["targets"]
             score = f"{names[0]} {p0}/{t0} – {p1}/{t1} {names[1]}"
@@ -70,7 +74,7 @@ def chosen_row(rows: tuple[NightRow, ...], current: int | None) -> int | None:
     return rows[0].match if rows else None
 
 
-def code_note(match: int, code: Code) -> str:
+def code_note(match: int, code: Code, language: str | None = None) -> str:
     """What the code beside the list holds, said under it.
 
     >>> code_note(4, Code("{}", ((True,),), 1, False))
@@ -80,8 +84,11 @@ def code_note(match: int, code: Code) -> str:
     >>> code_note(4, Code("", (), None, True))
     "Match 4's result is too long for a QR code: devetka export --result gives it"
     """
+    _ = catalog(language).gettext
     if not code.rows:
-        return f"Match {match}'s result is too long for a QR code: devetka export --result gives it"
+        return _("Match {match}'s result is too long for a QR code: devetka export --result gives it").format(
+            match=match)
     if code.compact:
-        return f"Match {match}'s totals (with every rack it would not fit one code): scan it with a phone"
-    return f"Match {match}'s result with every rack: scan it with a phone"
+        return _("Match {match}'s totals (with every rack it would not fit one code): scan it with a phone").format(
+            match=match)
+    return _("Match {match}'s result with every rack: scan it with a phone").format(match=match)

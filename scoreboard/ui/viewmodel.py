@@ -136,7 +136,7 @@ class ShotClockFace:
         """What the clock shows at ``now_ms``: the seconds left (rounded up) and its phase: "" (plenty), "warn"
         (from the warning, 10 s), "late" (the last 5 s) or "out" (TIME: run out)."""
         if self.proposed:
-            return "TIME", "out"
+            return N_("TIME"), "out"
         if self.deadline_ms is None:
             return "", ""
         left = max(0, -int((now_ms - self.deadline_ms) // 1000))
@@ -508,7 +508,8 @@ def _why(verdict: dict | None, language: str | None) -> str:
         rule = rule_text(str(number), language or "en")
         if rule is None:
             continue
-        title = f"{rule.number} {rule.title}" if rule.number[:1].isdigit() or rule.number[:1] == "R" else rule.title
+        numbered = rule.number[:1].isdigit() or rule.number.startswith(("R", "TR"))
+        title = f"{rule.number} {rule.title}" if numbered else rule.title
         said.append(f"[b]{_markup(title)}[/b]\n{_markup(rule.body)}")
     return "\n\n".join(said)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from scoreboard.i18n import build
 from scoreboard.i18n.rules import seed, text, texts
 
-RULES = [f"5.{n}" for n in range(1, 16)] + [f"R{n}" for n in range(1, 12)]
+RULES = [f"5.{n}" for n in range(1, 16)] + [f"R{n}" for n in range(1, 12)] + ["TR20"]
 LEAGUE = ["ball_in_hand", "nine_on_break", "break_requirement", "break_failure", "push_outs", "scoring"]
 
 
@@ -31,7 +31,7 @@ def test_every_rule_the_words_cite_has_a_text():
     cited = set()
     for message in build.extracted():
         for message_id in [message.id] if isinstance(message.id, str) else message.id or ():
-            cited |= set(re.findall(r"\b(5\.\d+|R\d+)\b", message_id))
+            cited |= set(re.findall(r"\b(5\.\d+|R\d+|TR20)\b", message_id))
     assert cited and cited <= set(texts("hr")) and cited <= set(texts("en"))
 
 

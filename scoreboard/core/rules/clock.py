@@ -15,11 +15,12 @@ that returns the refusal, with the sentence a player reads, or None.
 from __future__ import annotations
 
 from scoreboard.core.inputs import RuleOptions
+from scoreboard.core.messages import msg
 from scoreboard.core.rules.state import Call, Clock, RuleError, State
 
 #: The rule a time foul is ruled by in the shot line's ``rules``: WPA Tournament Regulation 20.
 TIME_RULE = "TR20"
-TIME_FOUL = Call(TIME_RULE, "the shot clock ran out")
+TIME_FOUL = Call(TIME_RULE, msg("the shot clock ran out"))
 
 
 def at_start(options: RuleOptions) -> Clock | None:
@@ -65,16 +66,18 @@ def not_timed(state: State) -> RuleError | None:
     clock = state.clock
     table = state.table
     if clock is None or not clock.on:
-        return RuleError("the shot clock is off", "The shot clock is off.")
+        return RuleError(msg("the shot clock is off"), msg("The shot clock is off."))
     if not table_is_on(state):
-        return RuleError("the match is over", "The match is over.")
+        return RuleError(msg("the match is over"), msg("The match is over."))
     if state.shot is not None:
-        return RuleError("a shot is being played: the clock stopped when the cue ball was struck",
-                         "The shot is being played: the clock has stopped.")
+        return RuleError(msg("a shot is being played: the clock stopped when the cue ball was struck"),
+                         msg("The shot is being played: the clock has stopped."))
     if table.shot_no == 0:
-        return RuleError("the shot clock does not run for the break", "The shot clock does not run for the break.")
+        return RuleError(msg("the shot clock does not run for the break"),
+                         msg("The shot clock does not run for the break."))
     if table.awaiting_choice or table.break_choice:
-        return RuleError("the shot clock waits while the choice is made", "The clock waits while the choice is made.")
+        return RuleError(msg("the shot clock waits while the choice is made"),
+                         msg("The clock waits while the choice is made."))
     return None
 
 
@@ -96,9 +99,9 @@ def no_switch(state: State, on: bool) -> RuleError | None:
     """A clock already on cannot be turned on, nor one that is off turned off."""
     is_on = state.clock is not None and state.clock.on
     if on and is_on:
-        return RuleError("the shot clock is already on", "The shot clock is already on.")
+        return RuleError(msg("the shot clock is already on"), msg("The shot clock is already on."))
     if not on and not is_on:
-        return RuleError("the shot clock is already off", "The shot clock is already off.")
+        return RuleError(msg("the shot clock is already off"), msg("The shot clock is already off."))
     return None
 
 
@@ -109,15 +112,15 @@ def no_extension(state: State) -> RuleError | None:
     if refused is not None:
         return refused
     if after_break(state):
-        return RuleError("no extension on the first shot after the break: its longer limit is all it gets (TR20)",
-                         "No extension on the first shot after the break.")
+        return RuleError(msg("no extension on the first shot after the break: its longer limit is all it gets (TR20)"),
+                         msg("No extension on the first shot after the break."))
     if extended(state):
-        return RuleError("this shot has its extension already", "This shot has its extension already.")
+        return RuleError(msg("this shot has its extension already"), msg("This shot has its extension already."))
     rack, _, shooter = _turn(state)
     if extensions_left(state.setup.options, state.clock, rack)[shooter] <= 0:
         name = state.setup.players[shooter]
-        return RuleError(f"{name} has no extension left in this rack (TR20)",
-                         f"{name} has no extension left in this rack.")
+        return RuleError(msg("{name} has no extension left in this rack (TR20)", name=name),
+                         msg("{name} has no extension left in this rack.", name=name))
     return None
 
 

@@ -341,7 +341,7 @@
     p.why.dataset.rules = shown.join(" ");
     p.why.replaceChildren(...shown.map((number) => {
       const rule = el("section", "rule");
-      const title = number.includes(".") || /^R\d+$/.test(number) ? `${number} ${catalog.rules[number].title}`
+      const title = number.includes(".") || /^T?R\d+$/.test(number) ? `${number} ${catalog.rules[number].title}`
         : catalog.rules[number].title;
       rule.append(el("h3", "", title), el("p", "", catalog.rules[number].text));
       return rule;

@@ -108,6 +108,10 @@
 "text": "A player may concede a rack or the match.",
 "title": "Concession"
 },
+"TR20": {
+"text": "When a match is on the clock, each shot must be begun within its limit, counted from the moment every ball has stopped until the cue tip meets the cue ball: 35 seconds, with a warning 10 seconds before; 60 seconds for the first shot after the break, with no extension. Each player may take one extension of 25 seconds per rack. Running out of time is a standard foul: the opponent has cue ball in hand, and it counts toward three fouls in a row (5.13). The break is not timed, and the clock waits while a push-out choice is pending.",
+"title": "The shot clock (WPA Tournament Regulation 20)"
+},
 "ball_in_hand": {
 "text": "Under bar rules, after a scratch (the cue ball pocketed or off the table, or a called scratch) the incoming player has cue ball in hand behind the head string only, as at the break. After any other foul he has it anywhere on the table (5.7).",
 "title": "Ball in hand behind the head string (league option)"
