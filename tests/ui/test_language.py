@@ -127,6 +127,10 @@ def test_screenshots_of_every_screen_in_croatian(screen, table, size):
                     "the match summary")
     screen.wait_for(lambda: screen.text("stats"), "the match's counts")
     looked_at(screen, "match-summary", shots)
+    screen.tap_id("results")
+    screen.wait_for(lambda: screen.text("note", "results").startswith("Rezultat meča 1 sa svim partijama"),
+                    "the match's QR code")
+    looked_at(screen, "tonights-results", shots)
     from kivy.core.image import Image
 
     assert all(Image(str(path)).size == size for path in shots)
@@ -229,3 +233,18 @@ def test_screenshots_of_why_with_a_league_profile_s_rule_in_our_words(screen, ta
     assert "[b]5.7 FAULOVI[/b]" in said
     assert "[b]Bijela u ruci ispod head linije (ligaško pravilo)[/b]\nPo kućnim pravilima, nakon što bijela" in said
     looked_at(screen, "why-league", [])
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_the_shot_clock_in_croatian(screen, table, size):
+    """The live screen on the shot clock: its seconds beside the shooter, the extension and the time foul."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, rules={"shot_clock": True})}, *LEGAL_BREAK,
+               {"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 1},
+               {"type": "settle"})
+    screen.wait_for(lambda: screen.current == "live" and screen.app.view.shot_clock is not None, "the clock")
+    assert screen.text("extension") == "Produženje\n+25 s"
+    looked_at(screen, "live-shot-clock", [])
+    screen.tap_id("more")
+    assert screen.text("shot_clock_switch") == "Isključi sat"
+    looked_at(screen, "more-shot-clock", [])

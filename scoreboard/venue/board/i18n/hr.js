@@ -490,7 +490,7 @@
 "{name} wins the match on points: {name0} {points0}, {name1} {points1}.": "{name} osvaja meč na bodove: {name0} {points0}, {name1} {points1}.",
 "{name} wins the match {score}.": "{name} osvaja meč {score}.",
 "{name} wins the match: {name0} {won0}, {name1} {won1}.": "{name} osvaja meč: {name0} {won0}, {name1} {won1}.",
-"{name} won": "pobjeđuje {name}",
+"{name} won": "pobjeda: {name}",
 "{name}'s break": "razbijanje ({name})",
 "{name}'s break in progress": "razbijanje u tijeku ({name})",
 "{name}'s push out": "push out ({name})",
