@@ -450,6 +450,8 @@ def test_screenshots_of_the_board_with_1_8_and_50_tables_and_of_one_table(browse
     publish_tables(hand, bar1.state, [f"bar{n}" for n in range(9, 51)])
     browser.wait_for("document.querySelectorAll('[data-table]').length === 50")
     shoot(browser, folder, "board-50")
+    statuses = "[...document.querySelectorAll('[data-table]')].map(t => t.dataset.status).join()"
+    shown = browser.evaluate(statuses)
     browser.viewport(1920, 1080)
     assert smallest(browser, ".pname") >= 18 and smallest(browser, ".points") >= 24
     hand.close()
@@ -457,7 +459,7 @@ def test_screenshots_of_the_board_with_1_8_and_50_tables_and_of_one_table(browse
     wait_seq(browser, bar1)
     shoot(browser, folder, "table-bar1")
     open_board(browser, venue, "?lang=hr")  # the 50 tables in Croatian, each ruling said from its messages
-    browser.wait_for("document.querySelectorAll('[data-table]').length === 50")
+    browser.wait_for(f"{statuses} === {orjson.dumps(shown).decode()}")  # every table's status as it was in English
     shoot(browser, folder, "board-50-hr")
     open_board(browser, venue, "?table=bar1&lang=hr")
     wait_seq(browser, bar1)
