@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scoreboard.sim.children import die_with_parent
+from scoreboard.sim.ports import free_port
 
 #: Where Debian puts the broker (``/usr/sbin`` is not on every user's PATH).
 _PLACES = ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto")
@@ -60,13 +61,6 @@ def mosquitto_binary() -> str | None:
     if found:
         return found
     return next((place for place in _PLACES if os.access(place, os.X_OK)), None)
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class PrivateBroker:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import threading
@@ -23,6 +22,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from scoreboard.sim.children import die_with_parent
+from scoreboard.sim.ports import free_port
 from scoreboard.venue import nats
 
 _PLACES = ("/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server")
@@ -37,12 +37,6 @@ class ClusterError(RuntimeError):
 def nats_server_binary() -> str | None:
     """Debian's ``nats-server``, or None when it is not installed."""
     return shutil.which("nats-server") or next((p for p in _PLACES if os.access(p, os.X_OK)), None)
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((HOST, 0))
-        return probe.getsockname()[1]
 
 
 @dataclass

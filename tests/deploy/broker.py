@@ -16,14 +16,10 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
+from scoreboard.sim.ports import free_port
+
 TIMEOUT = 30.0  # generous: a loaded two-core machine
 _ids = count()  # one client id per connection: a second client with the same id pushes the first off
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def test_config(root: Path, table_port: int, venue_port: int, tls_port: int | None = None,
