@@ -63,8 +63,11 @@ CLOCK_SECONDS: dict[str, tuple[int, int]] = {
     "shot_clock_extension_s": (5, 60),
     "shot_clock_extensions": (0, 9),
     "shot_clock_after_break_s": (10, 60),
+    "shot_clock_after_push_out_s": (10, 60),
 }
-#: The longest a shot may be timed after the break, whatever the options say (TR20: "not over 60 s").
+#: The shot clock's options that may be null: the shot after a push out is an ordinary turn unless one is set.
+CLOCK_UNSET = ("shot_clock_after_push_out_s",)
+#: The longest a shot may be timed after the break or a push out, whatever the options say (TR20: "not over 60 s").
 AFTER_BREAK_CAP_S = 60
 #: The profiles a match may be labelled with (``rules.profile``); their options are in ``core/profiles.py``.
 PROFILE_NAMES = ("wpa", "apa9", "bar")
@@ -99,6 +102,7 @@ class RuleOptions:
     shot_clock_extension_s: int = 25
     shot_clock_extensions: int = 1
     shot_clock_after_break_s: int = 60
+    shot_clock_after_push_out_s: int | None = None
     profile: str | None = None
 
     JSON_NAMES: ClassVar[dict[str, str]] = {
@@ -119,6 +123,7 @@ class RuleOptions:
         "shot_clock_extension_s": "shot_clock_extension_s",
         "shot_clock_extensions": "shot_clock_extensions",
         "shot_clock_after_break_s": "shot_clock_after_break_s",
+        "shot_clock_after_push_out_s": "shot_clock_after_push_out_s",
         "profile": "profile",
     }
 
@@ -171,6 +176,8 @@ def check_option(name: str, value: Any) -> None:
             raise InputError(msg("rules.profile must be {choices}, not {value}", choices=_either(PROFILE_NAMES),
                                  value=_json(value)))
     elif name in CLOCK_SECONDS:
+        if value is None and name in CLOCK_UNSET:
+            return
         low, high = CLOCK_SECONDS[name]
         if not _is_int(value) or not low <= value <= high:
             raise InputError(msg("rules.{name} must be a whole number from {low} to {high}, not {value}", name=name,
@@ -189,6 +196,10 @@ def check_clock(options: RuleOptions) -> None:
         raise InputError(msg("rules.shot_clock_after_break_s must be from rules.shot_clock_s ({limit}) to {cap}, not "
                              "{value}", limit=options.shot_clock_s, cap=AFTER_BREAK_CAP_S,
                              value=options.shot_clock_after_break_s))
+    push_out = options.shot_clock_after_push_out_s
+    if push_out is not None and not options.shot_clock_s <= push_out <= AFTER_BREAK_CAP_S:
+        raise InputError(msg("rules.shot_clock_after_push_out_s must be from rules.shot_clock_s ({limit}) to {cap}, "
+                             "not {value}", limit=options.shot_clock_s, cap=AFTER_BREAK_CAP_S, value=push_out))
 
 
 _DEFAULT_OPTIONS = RuleOptions()

@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from scoreboard.core.inputs import Input, MatchStart, Miss, Settle, Strike, Undo, UndoShot
@@ -74,9 +74,11 @@ class Match:
         self._checkpoints: list[State] = [self._state]
 
     @classmethod
-    def resume(cls, log: Iterable[Input], rules_version: int = RULES_VERSION) -> Match:
+    def resume(cls, log: Iterable[Input], rules_version: int = RULES_VERSION,
+               seen: Callable[[Input, State], None] | None = None) -> Match:
         """Fold a stored log (its first input the ``match_start``) under the rules it was played by; a rejected
-        input raises ``RuleError``."""
+        input raises ``RuleError``. ``seen`` is told each input after it and the state it left, as the daemon saw
+        them live (its shot clock times the turn due from the log's times)."""
         items = iter(log)
         first = next(items, None)
         if not isinstance(first, MatchStart):
@@ -84,6 +86,8 @@ class Match:
         match = cls(first, rules_version)
         for item in items:
             match.apply(item)
+            if seen is not None:
+                seen(item, match.state)
         return match
 
     @property

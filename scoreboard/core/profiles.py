@@ -33,7 +33,8 @@ PROFILES: dict[str, dict[str, Any]] = {
 #: The options a profile sets: the rules of the game, not the table's sensors.
 GAME_OPTIONS = ("break", "push_out_after_break_foul", "three_foul_rule", "scoring", "ball_in_hand",
                 "nine_on_break", "break_requirement", "break_failure", "push_outs", "shot_clock", "shot_clock_s",
-                "shot_clock_warning_s", "shot_clock_extension_s", "shot_clock_extensions", "shot_clock_after_break_s")
+                "shot_clock_warning_s", "shot_clock_extension_s", "shot_clock_extensions", "shot_clock_after_break_s",
+                "shot_clock_after_push_out_s")
 
 assert tuple(PROFILES) == PROFILE_NAMES  # the log's check (inputs.py) and this table name the same profiles
 

@@ -221,7 +221,8 @@ class Referee:
             return
         match_id, log = current
         rules_version = self.store.rules_version(match_id)
-        self.match = Match.resume(log, rules_version)
+        self.shot_clock = ShotClockTimer()
+        self.match = Match.resume(log, rules_version, seen=self.shot_clock.seen_stored)
         self.match_id, self.seq = match_id, len(log) - 1
         self.taken_back = None
         if len(log) > 1 and type(log[-1]) in (Undo, UndoShot):  # the state is the fold of the log: so is this
@@ -230,7 +231,6 @@ class Referee:
         self._base = self._clock() - last_t  # the match's t goes on from where the log stopped
         self.timer.resumed(self.now(), self.match.state, log[-1])
         self._epoch = self._wall() - self.now()
-        self.shot_clock.resumed(self.now(), self.match.state)
 
     def now(self) -> float:
         """The match's time: seconds on a monotonic clock, going on across restarts from the stored log."""

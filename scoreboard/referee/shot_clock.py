@@ -10,6 +10,8 @@ the match's time of each input it applied and the state after it, sleeps until `
 - It stops when the next shot begins: the strike (with a strike sensor), else the shot's first sensor input;
   a shot an undo reopens is a shot in progress, so the clock waits for it too.
 - An extension moves the deadline on by its seconds; undoing it moves it back.
+- After a restart the referee folds the stored log again through ``seen_stored``: each input at the match time
+  the log gave it, so a turn goes on from where it was at the last stored input.
 - At the deadline: with a strike sensor the daemon writes ``shot_clock`` ``expired`` itself (``due`` returns it);
   without one it cannot know whether the tip met the ball in time, so it only *proposes* the time foul
   (``proposed``), for a player to tap or to let pass.
@@ -29,7 +31,7 @@ the match's time of each input it applied and the state after it, sleeps until `
 
 from __future__ import annotations
 
-from scoreboard.core.inputs import ShotClock
+from scoreboard.core.inputs import Input, ShotClock
 from scoreboard.core.rules import State
 from scoreboard.core.rules.clock import turn_limit
 
@@ -44,6 +46,7 @@ class ShotClockTimer:
         self._warning = 0
         self._strike_sensed = False
         self._given = False                               # run out and acted on (applied or proposed)
+        self._last_t = 0.0                                # the last stored input's time (``seen_stored``)
         self.proposed = False
         """Run out on a table without a strike sensor: the time foul is proposed for a tap."""
 
@@ -66,11 +69,13 @@ class ShotClockTimer:
             self._given = self.proposed = False
         self._limit = limit
 
-    def resumed(self, t: float, state: State) -> None:
-        """The daemon started on a stored match: a timed turn is timed afresh from ``t`` (its time before the
-        restart is not in the log)."""
-        self._turn = None
-        self.seen(t, state)
+    def seen_stored(self, item: Input, state: State) -> None:
+        """A stored input folded again when the daemon resumes its match (``Match.resume``'s ``seen``): timed at
+        the match time the log gave it, as it was live, so a turn timed before a restart goes on from where it
+        was (docs/rules.md, "The shot clock": the time the daemon was down is not counted)."""
+        if item.t is not None:
+            self._last_t = item.t
+        self.seen(self._last_t, state)
 
     @property
     def running(self) -> bool:

@@ -13,7 +13,7 @@ NOT_COMPARED = {"rules", "error"}
 
 
 def test_all_worked_examples_are_here():
-    assert len(LOGS) == 21
+    assert len(LOGS) == 22
 
 
 @pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
@@ -43,6 +43,26 @@ def test_the_shot_clock_example_ends_with_the_time_foul_and_the_extensions_used(
     assert out[-1]["shot_clock"] == {"on": False, "limit": None, "warning": 10, "extension": 25,
                                      "extensions_left": [0, 1], "extended": False}
     assert out[-1]["fouls_in_row"] == [0, 1] and out[-1]["shooter"] == 0
+
+
+def test_the_push_out_example_times_the_shot_after_it_longer_and_gives_a_late_fouls_extension_back():
+    """Example 22: Ben's shot after his push out has its own 60 s and no extension; Ana's extension, taken in the
+    turn a late scratch gave Ben, is hers again; Ben's is used on his turn, and he runs out of time (TR20)."""
+    out = replay((EXAMPLES / "22-shot-clock-after-push-out.jsonl").read_text().splitlines()).lines()
+    assert [line["line"] for line in out if line["type"] == "error"] == [14]
+    assert [(line["shooter"], line["rules"]) for line in out if line.get("time_foul")] == [(1, ["TR20"])]
+    assert out[-1]["shot_clock"]["extensions_left"] == [1, 0] and out[-1]["shot_clock"]["limit"] == 35
+
+
+def test_a_log_stored_before_the_push_out_option_replays_as_it_did():
+    """Example 18's match_start names every option of its release (a profile writes them all), none of the shot
+    clock's, ``shot_clock_after_push_out_s`` added since: a missing key is its default (unset, the shot after a
+    push out an ordinary turn), and the output is the one it always was."""
+    start = json.loads((EXAMPLES / "18-profile-wpa.jsonl").read_text().splitlines()[0])
+    assert "profile" in start["rules"] and "shot_clock_after_push_out_s" not in start["rules"]
+    got = replay((EXAMPLES / "18-profile-wpa.jsonl").read_text().splitlines()).lines()
+    expected = [json.loads(line) for line in (EXAMPLES / "18-profile-wpa.out.jsonl").read_text().splitlines()]
+    assert got == expected
 
 
 def test_blank_lines_are_skipped_but_counted():

@@ -293,7 +293,8 @@ def test_rule_options_are_the_match_logs_and_read_back_the_same():
                                            "strike_sensed", "scoring", "ball_in_hand", "nine_on_break",
                                            "break_requirement", "break_failure", "push_outs", "shot_clock",
                                            "shot_clock_s", "shot_clock_warning_s", "shot_clock_extension_s",
-                                           "shot_clock_extensions", "shot_clock_after_break_s", "profile"}
+                                           "shot_clock_extensions", "shot_clock_after_break_s",
+                                           "shot_clock_after_push_out_s", "profile"}
     clocked = parse('[match.rules]\nshot_clock = true\nshot_clock_s = 40').match.rules
     assert clocked == RuleOptions(shot_clock=True, shot_clock_s=40)
     assert parse('[match.rules]\nthree_foul_rule = false').match.rules == RuleOptions(three_foul_rule=False)
@@ -378,12 +379,12 @@ def test_the_match_defaults_make_a_match_start_the_replay_reads():
      "match.rules.rail_sensed: unknown key (known: break, rails_sensed, push_out_after_break_foul, three_foul_rule, "
      "strike_sensed, scoring, ball_in_hand, nine_on_break, break_requirement, break_failure, push_outs, shot_clock, "
      "shot_clock_s, shot_clock_warning_s, shot_clock_extension_s, shot_clock_extensions, shot_clock_after_break_s, "
-     "profile)"),
+     "shot_clock_after_push_out_s, profile)"),
     ("[match.rules]\nbreak_order = 'winner'",
      "match.rules.break_order: unknown key (known: break, rails_sensed, push_out_after_break_foul, three_foul_rule, "
      "strike_sensed, scoring, ball_in_hand, nine_on_break, break_requirement, break_failure, push_outs, shot_clock, "
      "shot_clock_s, shot_clock_warning_s, shot_clock_extension_s, shot_clock_extensions, shot_clock_after_break_s, "
-     "profile)"),
+     "shot_clock_after_push_out_s, profile)"),
     ('[match.rules]\nrails_sensed = "no"',
      'match.rules.rails_sensed: expected true or false, got "no"'),
     ("[match.rules]\nstrike_sensed = 1",
@@ -415,7 +416,8 @@ def test_the_example_file_sets_every_daemon_key_to_its_default():
     assert (config.table, config.store, config.api, config.match, config.shots) == (
         default.table, default.store, default.api, default.match, default.shots)
     text = EXAMPLE.read_text()
-    rule_keys = tuple(name for name in RuleOptions.JSON_NAMES if name != "profile")  # [match] profile: no default
+    unset = tuple(name for name, attr in RuleOptions.JSON_NAMES.items() if getattr(RuleOptions(), attr) is None)
+    rule_keys = tuple(name for name in RuleOptions.JSON_NAMES if name not in unset)  # TOML has no null: see below
     for section, keys in {"table": ("id",), "store": ("path",), "api": ("socket",),
                           "match": ("players", "race", "locked"), "match.rules": rule_keys,
                           "shots": ("settle_after_s",)}.items():
@@ -423,6 +425,9 @@ def test_the_example_file_sets_every_daemon_key_to_its_default():
         assert body, f"[{section}] is not in the example"
         for key in keys:
             assert re.search(rf"^{key} = ", body.group(1), re.MULTILINE), f"{section}.{key} is not in the example"
+    rules = re.search(r"^\[match\.rules\]\n(.*?)(?=^\[|\Z)", text, re.MULTILINE | re.DOTALL).group(1)
+    for key in set(unset) - {"profile"}:  # an option unset by default is shown, commented out, with a value
+        assert re.search(rf"^# {key} = ", rules, re.MULTILINE), f"match.rules.{key} is not in the example"
 
 
 def test_the_settle_hold_back_is_the_cue_merge_window_when_gpio_pockets_are_wired():

@@ -158,7 +158,43 @@ def test_the_clock_waits_while_the_push_out_choice_is_made_and_for_a_shot_reopen
     referee.close()
 
 
-def test_after_a_restart_a_timed_turn_is_timed_afresh(tmp_path):
+@pytest.mark.parametrize("choice", ["accept", "pass"])
+def test_the_shot_after_a_push_out_is_timed_from_the_choice_with_its_longer_limit(tmp_path, choice):
+    referee, clock = clocked(tmp_path, True, shot_clock_after_push_out_s=50)
+    play(referee, clock, LEGAL_BREAK[:-1])
+    assert referee.handle({"type": "push_out"}).ok
+    play(referee, clock, [{"type": "strike"}])
+    clock.now += 12  # the choice takes its time: not the shooter's
+    served = referee.handle({"type": choice}).state["shot_clock"]
+    assert served["limit"] == 50 and served["deadline"] == epoch_ms(clock.now + 50)
+    assert served["warning_at"] == epoch_ms(clock.now + 40)
+    assert referee.state()["actions"]["extension"]["ok"] is False
+    referee.close()
+
+
+def test_after_a_restart_a_timed_turn_goes_on_from_the_time_the_log_gives_it(tmp_path):
+    """The turn began at the settle and its extension was taken 20 s in, both stored with their match times: after
+    a restart the turn has what was left at the last stored input (40 s), not its whole limit again; the time the
+    daemon was down is not counted (docs/rules.md, "The shot clock")."""
+    referee, clock = clocked(tmp_path, True)
+    play(referee, clock, LEGAL_BREAK[:-1])
+    play(referee, clock, MISS)  # Ana on the clock, 35 s
+    clock.now += 20
+    assert referee.handle({"type": "extension"}).state["shot_clock"]["deadline"] == epoch_ms(clock.now + 40)
+    referee.close()
+    clock.now += 500
+    again = Referee.open(tmp_path / "d.db", clock=clock, wall=FakeWall(clock, EPOCH), settle_after=4.0)
+    served = again.state()["shot_clock"]
+    assert served["running"] is True and served["extended"] is True
+    assert served["deadline"] == epoch_ms(clock.now + 40) and served["warning_at"] == epoch_ms(clock.now + 30)
+    clock.now += 39.9
+    assert again.shot_clock_if_due() is None
+    clock.now += 0.1
+    assert again.shot_clock_if_due().state["last_verdict"]["time_foul"] is True
+    again.close()
+
+
+def test_after_a_restart_on_the_settle_that_began_the_turn_the_turn_has_its_whole_limit(tmp_path):
     referee, clock = clocked(tmp_path, True)
     play(referee, clock, LEGAL_BREAK[:-1])
     referee.close()

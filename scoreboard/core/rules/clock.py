@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from scoreboard.core.inputs import RuleOptions
 from scoreboard.core.messages import msg
-from scoreboard.core.rules.state import Call, Clock, RuleError, State
+from scoreboard.core.rules.state import Call, Clock, RuleError, State, Table
 
 #: The rule a time foul is ruled by in the shot line's ``rules``: WPA Tournament Regulation 20.
 TIME_RULE = "TR20"
@@ -86,13 +86,29 @@ def after_break(state: State) -> bool:
     return state.table.shot_no == 1
 
 
+def after_push_out(state: State) -> bool:
+    """The turn due now is the shot after a push out and the match gives it a longer limit
+    (``rules.shot_clock_after_push_out_s``; unset, it is an ordinary turn)."""
+    return state.table.after_push_out and state.setup.options.shot_clock_after_push_out_s is not None
+
+
+def _base_limit(state: State) -> int:
+    """The turn's limit before any extension: the longer one after the break or a push out, else the ordinary."""
+    options = state.setup.options
+    if after_break(state):
+        return options.shot_clock_after_break_s
+    push_out = options.shot_clock_after_push_out_s
+    if push_out is not None and state.table.after_push_out:
+        return push_out
+    return options.shot_clock_s
+
+
 def turn_limit(state: State) -> int | None:
     """The seconds the turn due now has on the clock (its extension included), or None when it is not timed."""
     if not_timed(state) is not None:
         return None
-    options = state.setup.options
-    limit = options.shot_clock_after_break_s if after_break(state) else options.shot_clock_s
-    return limit + options.shot_clock_extension_s if extended(state) else limit
+    limit = _base_limit(state)
+    return limit + state.setup.options.shot_clock_extension_s if extended(state) else limit
 
 
 def no_switch(state: State, on: bool) -> RuleError | None:
@@ -106,14 +122,18 @@ def no_switch(state: State, on: bool) -> RuleError | None:
 
 
 def no_extension(state: State) -> RuleError | None:
-    """Why the player due now may not take an extension: a turn not timed, the shot after the break (its limit
-    is the longest allowed: 60 s at most, TR20), this turn extended already, or his extensions in the rack used."""
+    """Why the player due now may not take an extension: a turn not timed, the shot after the break or (with its
+    longer limit set) after a push out (its limit is the longer one: 60 s at most, TR20), this turn extended
+    already, or his extensions in the rack used."""
     refused = not_timed(state)
     if refused is not None:
         return refused
     if after_break(state):
         return RuleError(msg("no extension on the first shot after the break: its longer limit is all it gets (TR20)"),
                          msg("No extension on the first shot after the break."))
+    if after_push_out(state):
+        return RuleError(msg("no extension on the shot after a push out: its longer limit is all it gets (TR20)"),
+                         msg("No extension on the shot after a push out."))
     if extended(state):
         return RuleError(msg("this shot has its extension already"), msg("This shot has its extension already."))
     rack, _, shooter = _turn(state)
@@ -132,6 +152,20 @@ def with_extension(state: State) -> Clock:
     used = clock.used if clock.rack == rack else (0, 0)
     taken = (used[0] + 1, used[1]) if shooter == 0 else (used[0], used[1] + 1)
     return clock._replace(rack=rack, used=taken, extended=(rack, shot_no, shooter))
+
+
+def after_amend(before: State, table: Table) -> Clock | None:
+    """The clock once a late input (a foul called after the fact, a ball named) has decided the last shot again and
+    left ``table``: an extension taken in the turn that followed it is given back if that turn is no longer the one
+    due (another player is at the table, or the rack is over). The turn was never the player's, so neither was its
+    extension; TR20 gives one a rack for the player's own turns."""
+    clock = before.clock
+    if clock is None or not extended(before):
+        return clock
+    if (table.rack, table.shot_no, table.shooter) == clock.extended:
+        return clock
+    used, shooter = clock.used, _turn(before)[2]
+    return clock._replace(used=(used[0] - 1, used[1]) if shooter == 0 else (used[0], used[1] - 1), extended=None)
 
 
 def no_expiry(state: State) -> RuleError | None:

@@ -107,7 +107,7 @@ def foul_between_shots(setup: Setup, table: Table, call: Call) -> tuple[Table, V
     fouls = three_fouls.count_after(table.fouls_in_row, player, True)
     rules = [call.rule]
     rack_winner = None
-    finished = table._replace(fouls_in_row=fouls, push_out=False, awaiting_choice=False)
+    finished = table._replace(fouls_in_row=fouls, push_out=False, awaiting_choice=False, after_push_out=False)
     if three_fouls.loses_rack(options, fouls, player):
         rack_winner = other(player)
         rules.append("5.13")

@@ -112,7 +112,7 @@ def _amend(state: State, item: ShotEvent) -> Step:
         _check_foul(state, last, item)
     shot = Shot(last.before, last.events + (item,))
     table, verdict = decide(state.setup, shot)
-    return Step(State(state.setup, table, None, shot, (), state.clock), verdict, amends=True)
+    return Step(State(state.setup, table, None, shot, (), clock.after_amend(state, table)), verdict, amends=True)
 
 
 def _add(state: State, item: ShotEvent) -> Step:

@@ -34,7 +34,7 @@ def accept(table: Table) -> Table:
         return table._replace(break_choice=False)
     if not table.awaiting_choice:
         raise RuleError(msg("accept without a push out to answer (5.6)"), msg("There is no push out to answer (5.6)."))
-    return table._replace(awaiting_choice=False)
+    return table._replace(awaiting_choice=False, after_push_out=True)
 
 
 def pass_back(table: Table) -> Table:
@@ -45,4 +45,4 @@ def pass_back(table: Table) -> Table:
     if not table.awaiting_choice:
         raise RuleError(msg("pass without a push out to answer (5.6)"), msg("There is no push out to answer (5.6)."))
     assert table.shooter is not None  # a choice is awaited from the player due at the table
-    return table._replace(awaiting_choice=False, shooter=other(table.shooter))
+    return table._replace(awaiting_choice=False, shooter=other(table.shooter), after_push_out=True)

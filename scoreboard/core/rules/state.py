@@ -76,7 +76,9 @@ class Table(NamedTuple):
     means the break is still to come. ``sheet`` is the APA score sheet (None
     for a race of racks); ``behind_head_string`` says ball in hand is behind
     the head string (a scratch, ``ball_in_hand: "behind_head_string"``);
-    ``break_choice`` that the shooter chooses after a failed break (``break_failure: "option"``).
+    ``break_choice`` that the shooter chooses after a failed break (``break_failure: "option"``);
+    ``after_push_out`` that the turn due now is the shot after a push out, its choice made (the shot clock's
+    longer limit there, where the event plays one: TR20).
     """
 
     score: tuple[int, int]
@@ -94,6 +96,7 @@ class Table(NamedTuple):
     sheet: Sheet | None = None
     behind_head_string: bool = False
     break_choice: bool = False
+    after_push_out: bool = False
 
 
 class Shot(NamedTuple):

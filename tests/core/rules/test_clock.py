@@ -112,6 +112,43 @@ def test_an_undo_takes_back_an_extension_and_a_time_foul():
     assert state(out)["shooter"] == 0 and state(out)["fouls_in_row"] == [0, 0]
 
 
+PUSH_OUT = [i("push_out"), *shot("-")]  # Ben pushes out after Ana's dry break: Ana chooses
+LONGER_AFTER_PUSH_OUT = {"shot_clock_after_push_out_s": 60}
+
+
+def test_tr20_by_default_the_shot_after_a_push_out_is_an_ordinary_turn():
+    accepted = run(ON, legal_break(), PUSH_OUT, i("accept"))
+    assert clock(accepted)["limit"] == 35 and state(accepted)["shooter"] == 0  # Ben pushed out, Ana takes it
+    assert clock(run(ON, legal_break(), PUSH_OUT, i("accept"), i("extension")))["limit"] == 60  # its extension
+
+
+@pytest.mark.parametrize("choice", ["accept", "pass"])
+def test_tr20_a_longer_limit_after_a_push_out_for_whoever_shoots_it(choice):
+    out = run(ON, legal_break(), PUSH_OUT, i(choice), rules=LONGER_AFTER_PUSH_OUT)
+    assert clock(out)["limit"] == 60 and state(out)["shooter"] == (0 if choice == "accept" else 1)
+    refused = errors(run(ON, legal_break(), PUSH_OUT, i(choice), i("extension"), rules=LONGER_AFTER_PUSH_OUT))
+    assert refused[0]["error"] == "no extension on the shot after a push out: its longer limit is all it gets (TR20)"
+
+
+def test_tr20_the_longer_limit_after_a_push_out_is_for_that_shot_only():
+    after = run(ON, legal_break(), PUSH_OUT, i("accept"), MISS, rules=LONGER_AFTER_PUSH_OUT)
+    assert clock(after)["limit"] == 35 and state(after)["shooter"] == 1
+    timed_out = run(ON, legal_break(), PUSH_OUT, i("accept"), EXPIRED, rules=LONGER_AFTER_PUSH_OUT)
+    assert clock(timed_out)["limit"] == 35 and state(timed_out)["ball_in_hand"] is True  # after the time foul
+    fouled = run(ON, legal_break(), i("push_out"), shot("-", end=None), i("foul", reason="scratch"), i("settle"),
+                 rules=LONGER_AFTER_PUSH_OUT)
+    assert clock(fouled)["limit"] == 35  # a push out that fouled leaves no choice: ball in hand, an ordinary turn
+
+
+def test_a_log_without_the_push_out_option_replays_as_before():
+    """A match stored before the option existed has no key for it: the default, an ordinary turn after a push out."""
+    from scoreboard.core.inputs import RuleOptions
+
+    assert RuleOptions.from_json({"shot_clock": True}).shot_clock_after_push_out_s is None
+    assert "shot_clock_after_push_out_s" not in RuleOptions(shot_clock=True).to_json()
+    assert RuleOptions.from_json({"shot_clock_after_push_out_s": None}) == RuleOptions()
+
+
 @pytest.mark.parametrize(("rules", "error"), [
     ({"shot_clock_s": 61}, "rules.shot_clock_s must be a whole number from 10 to 60, not 61"),
     ({"shot_clock_s": 30.5}, "rules.shot_clock_s must be a whole number from 10 to 60, not 30.5"),
@@ -119,6 +156,10 @@ def test_an_undo_takes_back_an_extension_and_a_time_foul():
     ({"shot_clock_s": 40, "shot_clock_after_break_s": 30},
      "rules.shot_clock_after_break_s must be from rules.shot_clock_s (40) to 60, not 30"),
     ({"shot_clock_after_break_s": 90}, "rules.shot_clock_after_break_s must be a whole number from 10 to 60, not 90"),
+    ({"shot_clock_s": 40, "shot_clock_after_push_out_s": 30},
+     "rules.shot_clock_after_push_out_s must be from rules.shot_clock_s (40) to 60, not 30"),
+    ({"shot_clock_after_push_out_s": "60"},
+     'rules.shot_clock_after_push_out_s must be a whole number from 10 to 60, not "60"'),
 ])
 def test_tr20_clock_options_out_of_bounds_are_errors_naming_them(rules, error):
     with pytest.raises(InputError) as caught:
@@ -139,3 +180,23 @@ def test_a_shot_clock_input_is_either_on_or_expired(raw):
     with pytest.raises(InputError) as caught:
         parse(raw)
     assert str(caught.value).startswith('shot_clock needs either "on": true or false')
+
+
+def test_tr20_an_extension_taken_in_a_turn_a_late_foul_gives_away_is_given_back():
+    """Ana pockets the 1 and extends her next turn; then the players see the cue ball had dropped unseen and call
+    the scratch on her shot (5.7, late): the turn was never hers, nor the extension, so she has it back (and Ben,
+    at the table now, is not extended)."""
+    pocketed = shot(1, rails=(1,), pockets=(1,))
+    extended = run(ON, legal_break(), MISS, pocketed, i("extension"))
+    assert state(extended)["shooter"] == 0 and clock(extended)["extensions_left"] == [0, 1]
+    called = run(ON, legal_break(), MISS, pocketed, i("extension"), i("foul", reason="scratch"))
+    assert state(called)["shooter"] == 1 and state(called)["ball_in_hand"] is True
+    assert clock(called)["extensions_left"] == [1, 1] and clock(called)["extended"] is False
+    assert clock(called)["limit"] == 35
+
+
+def test_tr20_a_late_input_that_keeps_the_turn_keeps_its_extension():
+    unseen = [i("strike"), i("first_contact", ball=1), i("cushion", ball=1), i("pocket", pocket="foot_left"),
+              i("settle")]  # a ball down the pocket could not name: taken as the 1 (R1), Ana on
+    out = run(ON, legal_break(), MISS, unseen, i("extension"), i("identify", ball=1))
+    assert errors(out) == [] and clock(out)["extensions_left"] == [0, 1] and clock(out)["extended"] is True
