@@ -257,7 +257,7 @@ join() {  # join USER GROUP...: the user into each group that exists here
     machine usermod --append --groups "$(IFS=,; echo "${present[*]}")" "$user"
 }
 join devetka gpio dialout
-join devetka-ui devetka video render input
+join devetka-ui devetka video render input audio
 
 directory 0755 root:root /opt/devetka
 if (( STAGING )) || [[ ! -x $VENV/bin/python ]]; then

@@ -169,11 +169,15 @@ class UiConfig:
     None ships: until a PIN is chosen (here, or on the settings screen at the first start) the daemon
     takes no settings change but the one that chooses it.
 
-    >>> UiConfig().pin, parse('[ui]\\npin = "4711"').ui.pin
-    (None, '4711')
+    ``sound``: the touchscreen's shot clock tones (a tone at the warning, a tick each of the last 5 s, a tone when
+    it runs out), where the Pi has a sound card; the bar staff turn them off on the settings screen.
+
+    >>> UiConfig().pin, parse('[ui]\\npin = "4711"').ui.pin, UiConfig().sound
+    (None, '4711', True)
     """
 
     pin: str | None = setting(None, pin_code)
+    sound: bool = setting(True, boolean)
 
 
 @dataclass(frozen=True)

@@ -148,10 +148,14 @@ class Referee:
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, settle_after: float = DEFAULT_SETTLE_AFTER,
-                 hold_back: float = 0.0, defaults: MatchConfig | None = None, language: str = "en") -> None:
+                 hold_back: float = 0.0, defaults: MatchConfig | None = None, language: str = "en",
+                 sound: bool = True) -> None:
         self.store = store
         self.language = language
         """The table's language (``[table] language``): the words served, unless the match chose its own."""
+        self.sound = sound
+        """The touchscreen's shot clock tones on or off (``[ui] sound``, a setting behind the PIN), served as
+        ``sound``: the screen's setting, kept by the daemon with the others."""
         self.defaults = defaults if defaults is not None else MatchConfig()
         self.profiles = _profiles_offered(self.defaults)
         """The config's ``[match]``: what a ``new_match`` leaves out (players, race, rule options)."""
@@ -314,7 +318,8 @@ class Referee:
         return Reply(True, self.state(), changed=True)
 
     def _settings(self, request: dict) -> Reply:
-        """Read the settings, or check and store changes (all or none); the settle time applies at once."""
+        """Read the settings, or check and store changes (all or none); the settle time, the table's language and
+        the sound apply at once."""
         from scoreboard.referee.config import ConfigError
         from scoreboard.referee.settings import LIVE
 
@@ -334,6 +339,7 @@ class Referee:
                 return Reply(False, error=f"settings not saved: cannot write {self.overrides.path}: {error}")
             self.timer.settle_after = config.shots.settle_after_s
             self.language = config.table.language
+            self.sound = config.ui.sound
             restart = any(key not in LIVE for key in changes)
         return Reply(True, dict(self.state(), settings=self.overrides.shown(), restart=restart))
 
@@ -524,6 +530,7 @@ class Referee:
         words = self.words()
         out = state_line(match.state if match is not None else None)
         out["language"] = self.spoken()
+        out["sound"] = self.sound
         out["seq"] = self.seq
         out["match_id"] = self.match_id
         out["store"] = self.store.id

@@ -36,7 +36,7 @@ FILE_NAME = "settings.json"
 #: The keys the screen may change (behind the PIN, ``ui.pin`` itself included); the rest (store, socket, pins,
 #: TLS) stay the installer's.
 SETTABLE = ("table.id", "table.language", "shots.settle_after_s", "mqtt.enabled", "mqtt.host", "mqtt.port",
-            "sensors.gpio.enabled", "sensors.serial.enabled", "ui.pin")
+            "sensors.gpio.enabled", "sensors.serial.enabled", "ui.sound", "ui.pin")
 
 #: Settings never shown back: a PIN is checked, not read.
 SECRET = ("ui.pin",)
@@ -48,7 +48,7 @@ ACL_NAMES_TABLE = ("not changed here: the broker's ACL lets the login {user!r} p
                    "'sudo deploy/install.sh' again, which writes the ACL (and a venue bridge) for the new id")
 
 #: Keys that apply at once; the others at the daemon's next start.
-LIVE = ("shots.settle_after_s", "table.language")
+LIVE = ("shots.settle_after_s", "table.language", "ui.sound")
 
 
 def path_beside(store_path: str | os.PathLike) -> Path:
@@ -82,7 +82,7 @@ class Overrides:
     ...
     scoreboard.core.checks.ConfigError: store.path: not a setting the screen may change (it may change table.id, \
 table.language, shots.settle_after_s, mqtt.enabled, mqtt.host, mqtt.port, sensors.gpio.enabled, \
-sensors.serial.enabled, ui.pin)
+sensors.serial.enabled, ui.sound, ui.pin)
     """
 
     def __init__(self, path: str | os.PathLike, base: dict, values: dict[str, Any] | None = None) -> None:

@@ -49,6 +49,7 @@ from scoreboard.ui.client import kivy_deliver
 from scoreboard.ui.language import tr
 from scoreboard.ui.night import chosen_row, code_note, night_rows
 from scoreboard.ui.qr import result_code
+from scoreboard.ui.sound import Cues, Speaker
 from scoreboard.ui.viewmodel import (
     N_,
     Player,
@@ -556,6 +557,8 @@ class SettingsScreen(DevetkaScreen):
     mqtt = BooleanProperty(False)
     gpio = BooleanProperty(False)
     serial = BooleanProperty(False)
+    sound = BooleanProperty(True)
+    """The shot clock's tones (``ui.sound``), saved with the rest."""
     language = StringProperty("en")
     """The table's language (``table.language``), changed by its button and saved with the rest."""
     effective: dict[str, Any] = {}
@@ -575,13 +578,14 @@ class SettingsScreen(DevetkaScreen):
         self.mqtt = bool(effective.get("mqtt.enabled"))
         self.gpio = bool(effective.get("sensors.gpio.enabled"))
         self.serial = bool(effective.get("sensors.serial.enabled"))
+        self.sound = effective.get("ui.sound") is not False
 
     def save(self) -> None:
         """Send what differs from the daemon's settings; the daemon checks it and says what it refuses."""
         fields = {"table.id": self.ids.table_id.text.strip(), "shots.settle_after_s": _number(self.ids.settle.text),
                   "mqtt.host": self.ids.host.text.strip(), "mqtt.port": _number(self.ids.port.text),
                   "mqtt.enabled": self.mqtt, "sensors.gpio.enabled": self.gpio, "sensors.serial.enabled": self.serial,
-                  "table.language": self.language}
+                  "ui.sound": self.sound, "table.language": self.language}
         changes = {key: value for key, value in fields.items() if value != self.effective.get(key)}
         app = App.get_running_app()
         if not changes:
@@ -708,6 +712,10 @@ class DevetkaApp(App):
         self._shown: View | None = None
         self._stats_for: tuple | None = None
         self._clock_event: Any = None
+        self.cues = Cues()
+        """Which shot clock tone is due (``scoreboard.ui.sound``): from the served deadline, each once."""
+        self.speaker = Speaker()
+        """Plays them, where the Pi has a sound device and the daemon's ``[ui] sound`` is on."""
         self.chosen_language: str | None = None
         """The setup screen's language button, while it is shown: the screens speak it before the match does."""
         self.linked = True
@@ -883,6 +891,8 @@ class DevetkaApp(App):
     def _show(self, current: View) -> None:
         before, self.view = self._shown, current
         self._shown = current
+        if current.connected:
+            self._sound(self.cues.ruled(current.time_foul))
         self.count_down()
         if self.manager is None:
             return
@@ -895,12 +905,21 @@ class DevetkaApp(App):
         """The shot clock's face from the served deadline and the wall clock: the state never ticks, the screen
         does (a few times a second, so the seconds change on time)."""
         face = self.view.shot_clock
-        text, phase = face.at(self.wall() * 1000) if face is not None else ("", "")
+        now_ms = self.wall() * 1000
+        text, phase = face.at(now_ms) if face is not None else ("", "")
         text = tr._(text) if text else text  # "TIME" in the players' language; the seconds as they are
         if text != self.clock_text:
             self.clock_text = text
         if phase != self.clock_phase:
             self.clock_phase = phase
+        if face is not None and self.view.sound and self.manager is not None:
+            self.speaker.ready()  # a timed turn is on: open the sound device now, not at its first tone
+        self._sound(self.cues.at(face, now_ms))
+
+    def _sound(self, name: str | None) -> None:
+        """Play a shot clock tone the cues call for, if the daemon's sound setting is on."""
+        if name is not None and self.view.sound and self.manager is not None:
+            self.speaker.play(name)
 
     def _ask_stats(self) -> None:
         """The summary's counts for the summary and state shown, asked again whenever either changes."""

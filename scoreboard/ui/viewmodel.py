@@ -157,11 +157,19 @@ def _shot_clock(state: dict) -> ShotClockFace | None:
     if not isinstance(clock, dict) or state.get("match_winner") is not None:
         return None
     if clock.get("time_foul_proposed"):
-        return ShotClockFace(None, None, True)
+        deadline = clock.get("deadline")
+        return ShotClockFace(deadline if isinstance(deadline, int) else None, None, True)
     if clock.get("running") and isinstance(clock.get("deadline"), int):
         warning = clock.get("warning_at")
         return ShotClockFace(clock["deadline"], warning if isinstance(warning, int) else None, False)
     return None
+
+
+def _time_foul(verdict: dict | None) -> tuple[int, int, int] | None:
+    """Which time foul the last ruling is, if it is one."""
+    if not isinstance(verdict, dict) or not verdict.get("time_foul"):
+        return None
+    return verdict.get("rack"), verdict.get("shot"), verdict.get("shooter")
 
 
 @dataclass(frozen=True)
@@ -210,6 +218,10 @@ class View:
     off_table: tuple[tuple[Ball, Button], ...] = ()
     shot_clock: ShotClockFace | None = None
     """The shot clock while a turn is timed (or its time foul proposed); None when there is nothing to count."""
+    sound: bool = False
+    """The shot clock's tones are on (the daemon's ``[ui] sound``, a setting behind the PIN)."""
+    time_foul: tuple[int, int, int] | None = None
+    """The last ruling, when it is a time foul: its rack, shot and player (the tone at expiry, once each)."""
 
     def side(self, index: int) -> Player:
         """Player 0 or 1, or a blank one before a match (the kv files bind to it)."""
@@ -297,6 +309,8 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
         summary=summary,
         buttons=_buttons(state, t),
         shot_clock=_shot_clock(state),
+        sound=state.get("sound") is not False,
+        time_foul=_time_foul(verdict),
         fouls=tuple((reason, _served(f"{_(words)}  {rule}", _action(state, "foul", reason),
                                      {"type": "foul", "reason": reason}))
                     for reason, words, rule in FOUL_REASONS),

@@ -124,6 +124,13 @@ def test_the_ui_unit_is_the_kiosk_after_the_daemon():
     assert env["KIVY_HOME"] == "/var/lib/devetka-ui" and env["SDL_VIDEODRIVER"] == "kmsdrm"
 
 
+def test_the_ui_unit_may_open_the_sound_card_for_the_shot_clocks_tones():
+    """/dev/snd/* is root:audio 0660 on Raspberry Pi OS, and the unit's device policy is closed: both are needed."""
+    keys = unit(UI_UNIT)
+    assert "audio" in keys["SupplementaryGroups"][0].split()
+    assert keys["DevicePolicy"] == ["closed"] and "char-alsa rw" in keys["DeviceAllow"]
+
+
 def test_the_udev_rule_names_the_pico_as_the_configs_default_port():
     rules = (REPO / "deploy/udev/99-devetka-bridge.rules").read_text()
     rule = next(line for line in rules.splitlines() if "SYMLINK" in line)

@@ -218,3 +218,14 @@ def test_the_table_s_language_is_a_setting_that_applies_at_once(referee):
     assert reply.state["actions"]["pass"]["why"] == "Nema push outa na koji treba odgovoriti (5.6)."
     refused = referee.handle({"cmd": "settings", "pin": PIN, "set": {"table.language": "de"}})
     assert not refused.ok and "table.language: expected one of en, hr" in refused.error
+
+
+def test_the_touchscreen_s_sound_is_a_setting_behind_the_pin_served_in_the_state_at_once(referee):
+    assert referee.state()["sound"] is True  # [ui] sound: on unless the config or the screen turns it off
+    refused = referee.handle({"cmd": "settings", "set": {"ui.sound": False}})
+    assert not refused.ok and "needs the PIN" in refused.error and referee.state()["sound"] is True
+    reply = referee.handle({"cmd": "settings", "pin": PIN, "set": {"ui.sound": False}})
+    assert reply.ok and reply.state["restart"] is False and reply.state["sound"] is False
+    assert reply.state["settings"]["effective"]["ui.sound"] is False
+    wrong = referee.handle({"cmd": "settings", "pin": PIN, "set": {"ui.sound": "off"}})
+    assert not wrong.ok and "ui.sound: expected true or false" in wrong.error and referee.state()["sound"] is False

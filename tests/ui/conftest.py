@@ -22,9 +22,10 @@ from tests.ui.touchscreen import Touchscreen
 SCREEN = (1920, 1080)  # the largest window the tests open: the TV layout
 KIVY_HOME = tempfile.mkdtemp(prefix="devetka-kivy-home-")
 # KIVY_HOME is a fresh folder, so Kivy's default config: nothing of the machine's ~/.kivy. The clock is
-# devetka ui's own (command.KIVY_ENV).
+# devetka ui's own (command.KIVY_ENV). The shot clock's tones go to SDL's silent audio driver: a machine with a
+# sound card must not beep through the suite (tests/ui/test_sound.py hears them through the disk driver).
 os.environ.update(KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1", KIVY_HOME=KIVY_HOME,
-                  KCFG_KIVY_KIVY_CLOCK="interrupt", KIVY_CLIPBOARD="sdl2,dummy")
+                  KCFG_KIVY_KIVY_CLOCK="interrupt", KIVY_CLIPBOARD="sdl2,dummy", SDL_AUDIODRIVER="dummy")
 
 
 def start_xvfb() -> tuple[subprocess.Popen, str]:

@@ -284,9 +284,7 @@ def test_rack_mode_stalemate_and_settings_behind_the_pin(screen, table):
     screen.tap_text("OK")
     screen.wait_for(lambda: screen.app.message == "Wrong PIN", "the daemon's refusal of the PIN")
     assert not screen.visible(screen.widget("opened"))
-    for key in "0000":
-        screen.tap_text(key)
-    screen.tap_text("OK")
+    screen.type_pin()
     screen.wait_for(lambda: screen.visible(screen.widget("opened")), "the settings opened by the daemon")
     screen.wait_for(lambda: screen.text("table_id") == "table1", "the table's id")
     assert screen.text("health") == "No sensors: taps only"  # the test's daemon has no sensor sources
@@ -297,9 +295,7 @@ def test_settings_are_changed_by_touch_and_a_refusal_is_shown_in_the_daemons_wor
 
     started(screen, table)
     screen.tap_id("health")
-    for key in "0000":
-        screen.tap_text(key)
-    screen.tap_text("OK")
+    screen.type_pin()
     screen.wait_for(lambda: screen.text("settle") == "3600", "the settle time in effect")
     assert screen.text("host") == "localhost" and screen.text("port") == "1883"
     settings_file = daemon.store.parent / "settings.json"
@@ -321,6 +317,23 @@ def test_settings_are_changed_by_touch_and_a_refusal_is_shown_in_the_daemons_wor
     assert json.loads(settings_file.read_text()) == {"table.id": "bar2", "shots.settle_after_s": 2.5,
                                                      "sensors.serial.enabled": True}
     assert screen.current == "settings" and screen.text("table_id") == "bar2" and screen.text("settle") == "2.5"
+
+
+def test_the_shot_clock_s_sound_is_turned_off_on_the_settings_screen_by_touch(screen, table, daemon):
+    import json
+
+    started(screen, table)
+    assert screen.app.view.sound is True  # the daemon's [ui] sound: on by default
+    screen.tap_id("health")
+    screen.type_pin()
+    screen.wait_for(lambda: screen.text("sound") == "Sound: on", "the sound in effect")
+    screen.tap_text("Sound: on")
+    assert screen.text("sound") == "Sound: off"
+    screen.tap_id("save")
+    screen.wait_for(lambda: screen.app.message == "Saved", "the settings saved, no restart needed")
+    assert json.loads((daemon.store.parent / "settings.json").read_text()) == {"ui.sound": False}
+    screen.wait_for(lambda: screen.app.view.sound is False, "the sound off, served by the daemon")
+    assert table.play({"cmd": "state"})["sound"] is False
 
 
 def test_the_screen_comes_back_when_the_daemon_restarts(screen, table, daemon):
@@ -391,9 +404,7 @@ def test_screenshots_of_every_screen(screen, table, size):
     shots.append(screen.screenshot("more"))
     screen.tap_id("settings")
     shots.append(screen.screenshot("settings"))
-    for key in "0000":
-        screen.tap_text(key)
-    screen.tap_text("OK")
+    screen.type_pin()
     screen.wait_for(lambda: screen.text("table_id") == "table1", "the settings in effect")
     shots.append(screen.screenshot("settings-open"))
     screen.tap_text("Back")

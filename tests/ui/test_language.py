@@ -99,9 +99,7 @@ def test_screenshots_of_every_screen_in_croatian(screen, table, size):
     looked_at(screen, "more", shots)
     screen.tap_id("settings")
     looked_at(screen, "settings", shots)
-    for key in "0000":
-        screen.tap_text(key)
-    screen.tap_text("OK")
+    screen.type_pin()
     screen.wait_for(lambda: screen.text("table_id") == "table1", "the settings in effect")
     assert screen.text("language") == "Jezik: hrvatski"
     looked_at(screen, "settings-open", shots)
@@ -174,9 +172,7 @@ def test_the_settings_screen_changes_the_table_s_language_and_every_screen_follo
     table.play({"cmd": "new_match", "match_start": ANA_BEN}, *LEGAL_BREAK)
     screen.wait_for(lambda: screen.current == "live" and screen.text("status") == "Na potezu: Ben", "Croatian")
     screen.tap_id("health")
-    for key in "0000":
-        screen.tap_text(key)
-    screen.tap_text("OK")
+    screen.type_pin()
     screen.wait_for(lambda: screen.text("language") == "Jezik: hrvatski", "the table's language in effect")
     screen.tap_id("settle")
     screen.type("2,5")  # a decimal comma, as Croatian writes it

@@ -121,6 +121,12 @@ class Touchscreen:
         assert len(matches) == 1, f"{len(matches)} visible buttons read {text!r} on {self.describe()}"
         self.tap(matches[0])
 
+    def type_pin(self, pin: str = "0000") -> None:
+        """Type the PIN on the settings screen's keypad and tap OK (the suite's daemons have PIN 0000)."""
+        for key in pin:
+            self.tap_text(key)
+        self.tap_text("OK")
+
     def tap_key(self, key: str) -> None:
         """Tap a key of the on-screen keyboard (``Done``, ``Shift``, ``Delete``, ``Space`` or a letter)."""
         keys = [w for w in self.app.root.ids.keyboard.walk() if getattr(w, "key", None) == key]

@@ -178,6 +178,8 @@
 "Shot ends after (s)": "Kraj udarca nakon (s)",
 "Shot over": "Kraj udarca",
 "Skill": "Razina",
+"Sound: off": "Zvuk: isključen",
+"Sound: on": "Zvuk: uključen",
 "Space": "Razmak",
 "Stalemate": "Neriješeno",
 "Stalemate (5.14): the rack is replayed; {name} breaks rack {rack}.": "Neriješena partija (5.14): partija se ponavlja; partiju {rack} razbija {name}.",
