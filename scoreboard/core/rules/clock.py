@@ -164,8 +164,13 @@ def after_amend(before: State, table: Table) -> Clock | None:
         return clock
     if (table.rack, table.shot_no, table.shooter) == clock.extended:
         return clock
-    used, shooter = clock.used, _turn(before)[2]
+    used, shooter = clock.used, whose_extension(before)
     return clock._replace(used=(used[0] - 1, used[1]) if shooter == 0 else (used[0], used[1] - 1), extended=None)
+
+
+def whose_extension(state: State) -> int:
+    """The player whose turn due now has the extension (asked only when it has one)."""
+    return _turn(state)[2]
 
 
 def no_expiry(state: State) -> RuleError | None:

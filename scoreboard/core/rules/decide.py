@@ -86,7 +86,7 @@ def decide(setup: Setup, shot: Shot) -> tuple[Table, Verdict]:
         before.rack, shot_no, shooter, is_break, is_push_out, pocketed, facts.scratch, facts.off_table,
         fouled and not choice, rules, respot, on_table, facts.assumed, after.shooter, after.ball_in_hand,
         after.push_out_allowed, fouls, warning, rack_winner, False, setup.players, tuple(calls), after,
-        None, None, False,
+        None, None, False, None,
     ))
     if setup.targets is not None:  # APA points (rules/apa.py): a race of racks pays only this test
         return apa.score(setup, shot, verdict, finished)

@@ -112,7 +112,10 @@ def _amend(state: State, item: ShotEvent) -> Step:
         _check_foul(state, last, item)
     shot = Shot(last.before, last.events + (item,))
     table, verdict = decide(state.setup, shot)
-    return Step(State(state.setup, table, None, shot, (), clock.after_amend(state, table)), verdict, amends=True)
+    amended = clock.after_amend(state, table)
+    if amended is not state.clock:
+        verdict = verdict._replace(extension_back=clock.whose_extension(state))
+    return Step(State(state.setup, table, None, shot, (), amended), verdict, amends=True)
 
 
 def _add(state: State, item: ShotEvent) -> Step:

@@ -188,6 +188,8 @@ class Verdict(NamedTuple):
     points_scored: int | None = None
     rack_dead: int | None = None
     safety: bool = False
+    extension_back: int | None = None
+    """The player a late input gave an extension back (the turn it was taken in was never theirs, TR20)."""
 
 
 class Call(NamedTuple):

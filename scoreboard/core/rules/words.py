@@ -72,7 +72,15 @@ def explain(verdict: Verdict, catalog: Catalog = ENGLISH) -> str:
 
 
 def ruling(verdict: Verdict) -> Joined:
-    """The verdict as the sentences a player reads, one message each."""
+    """The verdict as the sentences a player reads, one message each; last, an extension a late input gave back."""
+    said = _ruling(verdict)
+    if verdict.extension_back is None:
+        return said
+    return joined([said, msg("{name} has the extension back: the turn it was taken in was not theirs (TR20).",
+                             name=verdict.players[verdict.extension_back])])
+
+
+def _ruling(verdict: Verdict) -> Joined:
     if verdict.between_shots:
         return joined(_between_shots(verdict))
     players, calls, after = verdict.players, verdict.calls, verdict.after

@@ -135,3 +135,18 @@ def test_a_ruling_cites_the_rules_its_words_name_and_the_league_rule_it_applied(
     assert three[0] == ("5.4", "break_requirement")
     apa = _cites(shot(1, pockets=(3,)), rules={"scoring": "apa"}, apa_skill=[3, 3], race=None)
     assert apa[0] == ("5.4", "scoring")
+
+
+def test_tr20_an_extension_a_late_foul_gives_back_is_said_with_the_ruling_that_gave_it_back():
+    """Ana extends her turn after pocketing the 1; the scratch on that shot is called late: the turn was Ben's."""
+    said = _explained(i("shot_clock", on=True), legal_break(), shot(1, rails=(1,)),
+                      shot(1, rails=(1,), pockets=(1,)), i("extension"), i("foul", reason="scratch"))
+    assert "Rack 1, shot 3, Ana: Foul 5.7: scratch. Ben has ball in hand. Ana has the extension back: the turn it " \
+           "was taken in was not theirs (TR20)." in said
+    assert sum("extension back" in line for line in said) == 1
+
+
+def test_a_late_input_that_gives_no_extension_back_says_nothing_of_one():
+    said = _explained(i("shot_clock", on=True), legal_break(), shot(1, rails=(1,)),
+                      shot(1, rails=(1,), pockets=(1,)), i("foul", reason="scratch"))
+    assert not any("extension" in line for line in said)

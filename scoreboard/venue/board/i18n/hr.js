@@ -458,6 +458,7 @@
 "{name}: iskorištena su {n} time-outa u ovoj partiji (razina {skill})",
 "{name}: iskorišteno je {n} time-outa u ovoj partiji (razina {skill})"
 ],
+"{name} has the extension back: the turn it was taken in was not theirs (TR20).": "{name} ponovno ima produženje: potez u kojem je uzeto nije pripadao tom natjecatelju (TR20).",
 "{name} is on two fouls: a third loses the rack (5.13).": "{name} ima dva uzastopna faula: treći gubi partiju (5.13).",
 "{name} may push out (5.5).": "{name} smije igrati push out (5.5).",
 "{name} missed (5.1).": "{name} promašuje (5.1).",
