@@ -10,7 +10,9 @@ set -euo pipefail
 # systemd: systemd-analyze, which checks deploy/systemd's units (a minimal image has no init);
 # chromium (headless, over the DevTools protocol) and fonts-liberation: the venue board's tests and screenshots.
 # nats-server: the venue on a NATS cluster (tests/venue/test_nats.py, bench/venue_nats.py, install.sh --engine nats).
-APT_PACKAGES="mosquitto mosquitto-clients openssl xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core systemd chromium fonts-liberation nats-server"
+# cage, xwayland and grim: the TV kiosk unit (devetka-board.service) booted under cage's headless backend and its
+# picture taken (tests/venue/test_kiosk.py); Debian's cage 0.1.4 will not start without Xwayland, though it does not depend on it.
+APT_PACKAGES="mosquitto mosquitto-clients openssl xvfb xauth libgl1 libgl1-mesa-dri libegl1 libmtdev1 fonts-dejavu-core systemd chromium fonts-liberation nats-server cage xwayland grim"
 
 # The distribution's Python (/usr/bin/python3), as on the Pi, where it is there:
 # Debian builds it with profile-guided and link-time optimisation, which a
