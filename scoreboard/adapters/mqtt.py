@@ -30,7 +30,7 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from scoreboard.core.inputs import Input, to_json
-from scoreboard.core.messages import ENGLISH, Catalog, render
+from scoreboard.core.messages import ENGLISH, Catalog, msg, render
 from scoreboard.core.messages import to_json as message_json
 from scoreboard.core.output import shot_line
 from scoreboard.core.rules import Step
@@ -45,7 +45,8 @@ INFLIGHT = 100  # unacknowledged publishes on the wire; a loopback broker acknow
 QUEUE_LIMIT = 10_000  # events kept while the broker is away; past it they are dropped (the state is not)
 RECONNECT_MAX_S = 10
 STOP_TIMEOUT_S = 2.0  # how long a clean stop waits for the broker to take the last "offline"
-RETAINED_NOT_RUN = "a retained command is not run (it would run again at every reconnect): publish it without retain"
+RETAINED_NOT_RUN = msg("a retained command is not run (it would run again at every reconnect): publish it without "
+                       "retain")
 #: The verdicts' kinds on Home Assistant's event entity.
 VERDICT_TYPES = ("legal", "foul", "rack_won")
 
@@ -293,8 +294,8 @@ class MqttLink:
     def _command(self, payload: bytes) -> None:
         """A command from ``cmd``: the referee's one request path, as MQTT's way in; the answer on ``cmd/result``."""
         if len(payload) > REQUEST_LIMIT:  # as on the local API: not parsed on the event loop
-            self._answer({"id": None, "ok": False,
-                          "error": f"a command longer than {REQUEST_LIMIT} bytes is not read"})
+            self._answer(self.service.refusal(None, msg("a command longer than {limit} bytes is not read",
+                                                        limit=REQUEST_LIMIT)))
             return
         self.service.request(payload, self._answer, WAY_IN)
 
@@ -309,7 +310,7 @@ class MqttLink:
         except orjson.JSONDecodeError:
             request = None
         request_id = request.get("id") if isinstance(request, dict) else None
-        self._answer({"id": request_id, "ok": False, "error": RETAINED_NOT_RUN})
+        self._answer(self.service.refusal(request_id, RETAINED_NOT_RUN))
 
     def _answer(self, message: dict[str, Any]) -> None:
         self._send(self.topics.result, _dumps(message))

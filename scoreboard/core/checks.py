@@ -29,7 +29,7 @@ from scoreboard.core.inputs import (
     players_of,
     race_of,
 )
-from scoreboard.core.messages import LANGUAGES
+from scoreboard.core.messages import LANGUAGES, Message, msg
 
 #: BCM numbers a sensor may use: 0 and 1 are the HAT ID EEPROM's I2C bus.
 GPIO_PINS = range(2, 28)
@@ -38,15 +38,23 @@ GPIO_PINS = range(2, 28)
 class ConfigError(ValueError):
     """A config that cannot be used; ``key`` is the dotted key path the message starts with.
 
-    >>> ConfigError("sensors.serial.baud", "expected a whole number > 0, got 0").key
-    'sensors.serial.baud'
+    The problem is a message (``scoreboard.core.messages``): ``str(error)`` is the English (the log's words),
+    ``render(error.message, catalog)`` the same in another language (the settings screen, ``devetka run``).
+
+    >>> error = ConfigError("sensors.serial.baud", msg("expected a whole number > 0, got {value}", value="0"))
+    >>> error.key, str(error)
+    ('sensors.serial.baud', 'sensors.serial.baud: expected a whole number > 0, got 0')
     """
 
-    def __init__(self, key: str, problem: str, *, file: str | None = None) -> None:
+    def __init__(self, key: str, problem: Message | str, *, file: str | None = None) -> None:
         self.key = key
         self.problem = problem
-        message = f"{key}: {problem}" if key else problem
-        super().__init__(f"{file}: {message}" if file else message)
+        self.file = file
+        message: Message | str = msg("{key}: {problem}", key=key, problem=problem) if key else problem
+        if file:
+            message = msg("{file}: {problem}", file=file, problem=message)
+        super().__init__(str(message))
+        self.message = message
 
 
 Check = Callable[[Any, str], Any]
@@ -81,59 +89,60 @@ def _is_number(value: Any) -> bool:
 
 def boolean(value: Any, key: str) -> bool:
     if not isinstance(value, bool):
-        raise ConfigError(key, f"expected true or false, got {_show(value)}")
+        raise ConfigError(key, msg("expected true or false, got {value}", value=_show(value)))
     return value
 
 
 def gpio_pin(value: Any, key: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value not in GPIO_PINS:
-        raise ConfigError(key, f"expected a BCM GPIO number from 2 to 27 (0 and 1 belong to the HAT "
-                               f"EEPROM), got {_show(value)}")
+        raise ConfigError(key, msg("expected a BCM GPIO number from 2 to 27 (0 and 1 belong to the HAT EEPROM), "
+                                   "got {value}", value=_show(value)))
     return value
 
 
 def millis(value: Any, key: str) -> float:
     if not _is_number(value) or value < 0:
-        raise ConfigError(key, f"expected a number of milliseconds >= 0, got {_show(value)}")
+        raise ConfigError(key, msg("expected a number of milliseconds >= 0, got {value}", value=_show(value)))
     return float(value)
 
 
 def seconds(value: Any, key: str) -> float:
     if not _is_number(value) or value <= 0:
-        raise ConfigError(key, f"expected a number of seconds > 0, got {_show(value)}")
+        raise ConfigError(key, msg("expected a number of seconds > 0, got {value}", value=_show(value)))
     return float(value)
 
 
 def whole_number(value: Any, key: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-        raise ConfigError(key, f"expected a whole number > 0, got {_show(value)}")
+        raise ConfigError(key, msg("expected a whole number > 0, got {value}", value=_show(value)))
     return value
 
 
 def text(value: Any, key: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ConfigError(key, f"expected a non-empty string, got {_show(value)}")
+        raise ConfigError(key, msg("expected a non-empty string, got {value}", value=_show(value)))
     return value
 
 
 def table_id(value: Any, key: str) -> str:
     """A table's id goes into MQTT topics and file names: ASCII letters, digits, '-' and '_' only."""
     if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_-]+", value):
-        raise ConfigError(key, f"expected a name of letters, digits, '-' and '_' (it goes into MQTT topics), "
-                               f"got {_show(value)}")
+        raise ConfigError(key, msg("expected a name of letters, digits, '-' and '_' (it goes into MQTT topics), "
+                                   "got {value}", value=_show(value)))
     return value
 
 
 def language(value: Any, key: str) -> str:
     """A language the players' words are said in (``scoreboard.core.messages.LANGUAGES``)."""
     if value not in LANGUAGES:
-        raise ConfigError(key, f"expected one of {', '.join(LANGUAGES)}, got {_show(value)}")
+        raise ConfigError(key, msg("expected one of {choices}, got {value}", choices=", ".join(LANGUAGES),
+                                   value=_show(value)))
     return str(value)
 
 
 def port_number(value: Any, key: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 65535:
-        raise ConfigError(key, f"expected a TCP port from 1 to 65535, got {_show(value)}")
+        raise ConfigError(key, msg("expected a TCP port from 1 to 65535, got {value}", value=_show(value)))
     return value
 
 
@@ -141,8 +150,8 @@ def topic_prefix(value: Any, key: str) -> str:
     """MQTT topic levels that others subscribe under: no wildcards, no empty level, no leading or trailing '/'."""
     if (not isinstance(value, str) or not value or any(c in value for c in "+#\0")
             or "" in value.split("/")):
-        raise ConfigError(key, f"expected MQTT topic levels such as \"devetka\" or \"venue/devetka\" (no '+', "
-                               f"'#', empty level or leading or trailing '/'), got {_show(value)}")
+        raise ConfigError(key, msg("expected MQTT topic levels such as \"devetka\" or \"venue/devetka\" (no '+', "
+                                   "'#', empty level or leading or trailing '/'), got {value}", value=_show(value)))
     return value
 
 
@@ -154,8 +163,8 @@ def socket_path(value: object, key: str) -> str:
     """A Unix socket's path: the kernel refuses a longer one only when the daemon binds it, so check here."""
     value = text(value, key)
     if len(value.encode()) > SOCKET_PATH_MAX:
-        raise ConfigError(key, f"a Unix socket path must be at most {SOCKET_PATH_MAX} bytes, "
-                               f"got {len(value.encode())}")
+        raise ConfigError(key, msg("a Unix socket path must be at most {most} bytes, got {n}", most=SOCKET_PATH_MAX,
+                                   n=len(value.encode())))
     return value
 
 
@@ -164,8 +173,8 @@ def player_names(value: Any, key: str) -> tuple[str, str]:
     try:
         return players_of(value if isinstance(value, list) else None)
     except InputError:
-        raise ConfigError(key, f"expected two non-empty names of at most {NAME_MAX} printable characters, "
-                               f"got {_show(value)}") from None
+        raise ConfigError(key, msg("expected two non-empty names of at most {most} printable characters, got {value}",
+                                   most=NAME_MAX, value=_show(value))) from None
 
 
 def race_pair(value: Any, key: str) -> tuple[int, int]:
@@ -173,8 +182,8 @@ def race_pair(value: Any, key: str) -> tuple[int, int]:
     try:
         return race_of(value if isinstance(value, list) else None)
     except InputError:
-        raise ConfigError(key, f"expected [n0, n1], racks each player needs to win, each a whole number "
-                               f"from 1 to {RACE_MAX}, got {_show(value)}") from None
+        raise ConfigError(key, msg("expected [n0, n1], racks each player needs to win, each a whole number from 1 to "
+                                   "{most}, got {value}", most=RACE_MAX, value=_show(value))) from None
 
 
 def rule_options(value: Any, key: str) -> RuleOptions:
@@ -187,26 +196,29 @@ def rule_options(value: Any, key: str) -> RuleOptions:
         try:
             check_option(name, raw)
         except InputError:
-            raise ConfigError(f"{key}.{name}", f"expected {_expected(name)}, got {_show(raw)}") from None
+            raise ConfigError(f"{key}.{name}", msg("expected {choices}, got {value}", choices=_expected(name),
+                                                   value=_show(raw))) from None
     try:
         return RuleOptions.from_json(table)
     except InputError as error:
-        raise ConfigError(key, str(error)) from None
+        raise ConfigError(key, error.message) from None
 
 
-def _expected(option: str) -> str:
+def _expected(option: str) -> Message:
     """What a rule option takes, as the config's messages say it."""
     if option == "profile":
-        return "one of " + ", ".join(PROFILE_NAMES)
+        return msg("one of {choices}", choices=", ".join(PROFILE_NAMES))
     if option in CHOICES:
-        return " or ".join(f'"{choice}"' for choice in CHOICES[option])
-    return "true or false"
+        *first, last = (f'"{choice}"' for choice in CHOICES[option])
+        return msg("{choices} or {last}", choices=", ".join(first), last=last)
+    return msg("true or false")
 
 
 def profile_name(value: Any, key: str) -> str:
     """``[match] profile``: one of the rule profiles (``scoreboard.core.profiles``)."""
     if value not in PROFILE_NAMES:
-        raise ConfigError(key, f"expected one of {', '.join(PROFILE_NAMES)}, got {_show(value)}")
+        raise ConfigError(key, msg("expected one of {choices}, got {value}", choices=", ".join(PROFILE_NAMES),
+                                   value=_show(value)))
     return str(value)
 
 
@@ -215,17 +227,18 @@ def skill_pair(value: Any, key: str) -> tuple[int, int]:
     try:
         return apa_skill_of(value)
     except InputError:
-        raise ConfigError(key, f"expected [sl0, sl1], skill levels 1 to 9, got {_show(value)}") from None
+        raise ConfigError(key, msg("expected [sl0, sl1], skill levels 1 to 9, got {value}",
+                                   value=_show(value))) from None
 
 
 def _table(value: Any, key: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ConfigError(key, f"expected a table, got {_show(value)}")
+        raise ConfigError(key, msg("expected a table, got {value}", value=_show(value)))
     return value
 
 
 def _unknown(key: str, name: str, known: tuple[str, ...] | list[str]) -> ConfigError:
-    return ConfigError(f"{key}.{name}" if key else name, f"unknown key (known: {', '.join(known)})")
+    return ConfigError(f"{key}.{name}" if key else name, msg("unknown key (known: {known})", known=", ".join(known)))
 
 
 def pin_table(names: tuple[str, ...]) -> Check:

@@ -54,6 +54,7 @@ from scoreboard.core.checks import (
     whole_number,
 )
 from scoreboard.core.inputs import MatchStart, RuleOptions
+from scoreboard.core.messages import msg
 from scoreboard.sensing.wiring import SensorsConfig
 
 __all__ = ["Config", "ConfigError", "build", "load", "parse"]
@@ -131,12 +132,13 @@ class MatchConfig:
                 attr = RuleOptions.JSON_NAMES[option]
                 value = _show(getattr(chosen, attr))
                 raise ConfigError(f"{key}.rules.{option}",
-                                  f'profile "{name}" sets it to {value}: leave it out, or leave out match.profile')
+                                  msg('profile "{name}" sets it to {value}: leave it out, or leave out match.profile',
+                                      name=name, value=value))
         return {**values, "rules": chosen}
 
     def validate(self, key: str) -> None:
         if self.locked and self.profile is None:
-            raise ConfigError(f"{key}.locked", "locks the profile: give match.profile too")
+            raise ConfigError(f"{key}.locked", msg("locks the profile: give match.profile too"))
 
     def match_start(self, breaker: int, table: str | None = None, t: float | None = None) -> MatchStart:
         """The ``match_start`` of a match with these defaults; ``breaker`` is the lag winner's choice."""
@@ -158,7 +160,7 @@ class ShotsConfig:
 def pin_code(value: Any, key: str) -> str:
     """A PIN typed on the touchscreen's keypad: 4 to 8 digits, as a string (a leading 0 counts)."""
     if not isinstance(value, str) or not re.fullmatch(r"[0-9]{4,8}", value):
-        raise ConfigError(key, f"expected 4 to 8 digits in quotes, e.g. \"4711\", got {_show(value)}")
+        raise ConfigError(key, msg('expected 4 to 8 digits in quotes, e.g. "4711", got {value}', value=_show(value)))
     return value
 
 
@@ -199,7 +201,7 @@ class MqttTlsConfig:
 
     def validate(self, key: str) -> None:
         if self.keyfile is not None and self.certfile is None:
-            raise ConfigError(f"{key}.keyfile", "a client key needs its certificate: give certfile too")
+            raise ConfigError(f"{key}.keyfile", msg("a client key needs its certificate: give certfile too"))
 
 
 @dataclass(frozen=True)
@@ -228,7 +230,7 @@ class MqttConfig:
 
     def validate(self, key: str) -> None:
         if self.password is not None and self.username is None:
-            raise ConfigError(f"{key}.password", "a password needs its username: give username too")
+            raise ConfigError(f"{key}.password", msg("a password needs its username: give username too"))
 
 
 @dataclass(frozen=True)
@@ -273,7 +275,7 @@ def parse(text: str) -> Config:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError("", f"not valid TOML: {error}") from None
+        raise ConfigError("", msg("not valid TOML: {error}", error=str(error))) from None
     return build(Config, raw)
 
 
@@ -283,7 +285,7 @@ def load(path: str | PathLike[str]) -> Config:
         with open(path, encoding="utf-8") as file:
             text = file.read()
     except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError("", f"cannot read the config: {error}", file=str(path)) from None
+        raise ConfigError("", msg("cannot read the config: {error}", error=str(error)), file=str(path)) from None
     try:
         return parse(text)
     except ConfigError as error:

@@ -47,7 +47,7 @@ from scoreboard.core.inputs import (
     to_json,
 )
 from scoreboard.core.match import Match
-from scoreboard.core.messages import Catalog, msg, render
+from scoreboard.core.messages import Arg, Catalog, Message, msg, render
 from scoreboard.core.messages import to_json as message_json
 from scoreboard.core.output import shot_line, state_line
 from scoreboard.core.rules import RuleError, Step, Verdict
@@ -82,8 +82,9 @@ STORE_HEALTH = ("store", "store")
 
 NO_MATCH = msg("No match is being played: start one first.")
 MATCH_OVER = msg("The match is over.")
-NO_PIN = ('no PIN is chosen yet: choose one (4 to 8 digits) with {"cmd": "settings", "set": {"ui.pin": "..."}}, '
-          'or [ui] pin in the config')
+NO_PIN = msg("no PIN is chosen yet: choose one (4 to 8 digits) with {command}, or [ui] pin in the config",
+             command='{"cmd": "settings", "set": {"ui.pin": "..."}}')
+WRONG_PIN = msg("wrong PIN")
 
 def _utc_now() -> datetime:
     return datetime.now(timezone.utc)
@@ -106,9 +107,15 @@ def _said(served: dict[str, Any] | None, words: Catalog) -> dict[str, Any] | Non
     return dict(served, shot=render(shot, words), message=message_json(shot))
 
 
-def _refused(error: RuleError | InputError, words: Catalog, prefix: str = "") -> Reply:
-    """A refused input: the error in English (the log's words) and in the players' language."""
-    return Reply(False, error=prefix + str(error), words=prefix + render(error.message, words))
+def refusal(message: Arg, words: Catalog, **fields: Any) -> Reply:
+    """A refused request: the error in English (the log's and the API's words) and in the players' language."""
+    return Reply(False, error=render(message), words=render(message, words), **fields)
+
+
+def _error_words(error: BaseException) -> Arg:
+    """An error's words: its message where it has one (ours), else its own text (SQLite's, the system's)."""
+    message = getattr(error, "message", None)
+    return message if isinstance(message, Message | str) else str(error)
 
 
 def _taking_back(match: Match, item: Input) -> dict[str, Any] | None:
@@ -270,7 +277,7 @@ class Referee:
     def handle(self, request: Any) -> Reply:
         """One request: a control command (``cmd``) or a match-log input; never raises for a bad request."""
         if not isinstance(request, dict):
-            return Reply(False, error="a request must be a JSON object")
+            return refusal(msg("a request must be a JSON object"), self.words())
         if "cmd" in request:
             return self._command(request)
         return self._input(request)
@@ -296,24 +303,26 @@ class Referee:
         if cmd == "pin":
             return self._check_pin(request.get("pin"))
         if isinstance(cmd, str):
-            return Reply(False, error=f"unknown command {cmd!r} (known: {COMMANDS})")
-        return Reply(False, error=f"cmd must be a string naming a command ({COMMANDS})")
+            return refusal(msg("unknown command {command} (known: {known})", command=repr(cmd), known=COMMANDS),
+                           self.words())
+        return refusal(msg("cmd must be a string naming a command ({known})", known=COMMANDS), self.words())
 
     def _result(self, match_id: Any) -> Reply:
         """One stored match's result for the touchscreen's QR code: the text of ``devetka export --result`` and
         of its compact form (``scoreboard.referee.results``)."""
         if type(match_id) is not int:
-            return Reply(False, error=f"result needs match: a stored match's id (a whole number), not {match_id!r}")
+            return refusal(msg("result needs match: a stored match's id (a whole number), not {value}",
+                               value=repr(match_id)), self.words())
         try:
             texts = result_texts(self.store, match_id)
         except StoreError as error:
-            return Reply(False, error=str(error))
+            return refusal(error.message, self.words())
         return Reply(True, dict(self.state(), match=match_id, **texts))
 
     def _rack_mode(self, on: Any) -> Reply:
         """Players are racking: the sources drop pocket inputs until it ends (this command, or a strike)."""
         if not isinstance(on, bool):
-            return Reply(False, error="rack_mode needs on: true or false")
+            return refusal(msg("rack_mode needs on: true or false"), self.words())
         self.set_rack_mode(on)
         return Reply(True, self.state(), changed=True)
 
@@ -324,19 +333,21 @@ class Referee:
         from scoreboard.referee.settings import LIVE
 
         if self.overrides is None:
-            return Reply(False, error="settings: this daemon keeps no settings file (started without a data directory)")
+            return refusal(msg("settings: this daemon keeps no settings file (started without a data directory)"),
+                           self.words())
         changes = request.get("set")
         restart = False
         if changes is not None:
-            refusal = self._pin_refusal(request.get("pin"), changes)
-            if refusal is not None:
-                return refusal
+            no_pin = self._pin_refusal(request.get("pin"), changes)
+            if no_pin is not None:
+                return no_pin
             try:
                 config = self.overrides.set(changes)
             except ConfigError as error:
-                return Reply(False, error=f"settings not saved: {error}")
+                return refusal(msg("settings not saved: {problem}", problem=error.message), self.words())
             except OSError as error:
-                return Reply(False, error=f"settings not saved: cannot write {self.overrides.path}: {error}")
+                return refusal(msg("settings not saved: {problem}", problem=msg(
+                    "cannot write {path}: {error}", path=str(self.overrides.path), error=str(error))), self.words())
             self.timer.settle_after = config.shots.settle_after_s
             self.language = config.table.language
             self.sound = config.ui.sound
@@ -346,12 +357,13 @@ class Referee:
     def _check_pin(self, pin: Any) -> Reply:
         """The touchscreen's keypad asks the daemon, which alone knows the PIN."""
         if self.overrides is None:
-            return Reply(False, error="pin: this daemon keeps no settings (started without a data directory)")
+            return refusal(msg("pin: this daemon keeps no settings (started without a data directory)"),
+                           self.words())
         current = self.overrides.pin()
         if current is None:
-            return Reply(False, error=NO_PIN)
+            return refusal(NO_PIN, self.words())
         if pin != current:
-            return Reply(False, error="wrong PIN", wrong_pin=pin is not None)
+            return refusal(WRONG_PIN, self.words(), wrong_pin=pin is not None)
         return Reply(True, self.state())
 
     def _pin_refusal(self, pin: Any, changes: Any) -> Reply | None:
@@ -360,11 +372,12 @@ class Referee:
         if current is None:
             if isinstance(changes, dict) and "ui.pin" in changes:
                 return None
-            return Reply(False, error=f"settings not saved: {NO_PIN}")
+            return refusal(msg("settings not saved: {problem}", problem=NO_PIN), self.words())
         if pin is None:
-            return Reply(False, error='settings not saved: a change needs the PIN ("pin": "...")')
+            return refusal(msg("settings not saved: {problem}", problem=msg(
+                "a change needs the PIN ({field})", field='"pin": "..."')), self.words())
         if pin != current:
-            return Reply(False, error="settings not saved: wrong PIN", wrong_pin=True)
+            return refusal(msg("settings not saved: {problem}", problem=WRONG_PIN), self.words(), wrong_pin=True)
         return None
 
     def set_rack_mode(self, on: bool) -> None:
@@ -377,7 +390,7 @@ class Referee:
         if raw is None:
             raw = {}
         if not isinstance(raw, dict):
-            return Reply(False, error="new_match: match_start must be the match_start input as an object")
+            return refusal(msg("new_match: match_start must be the match_start input as an object"), self.words())
         defaults = self.defaults
         raw = {"type": "match_start", "v": 1, "players": list(defaults.players), "race": list(defaults.race),
                "breaker": 0, "rules": defaults.rules.to_json(), **raw}
@@ -388,23 +401,26 @@ class Referee:
         try:
             match_start = parse(raw)
         except InputError as error:
-            return _refused(error, self.words(), "match_start: ")
+            return refusal(msg("match_start: {problem}", problem=error.message), self.words())
         if not isinstance(match_start, MatchStart):
-            return Reply(False, error="new_match needs a match_start, not " + repr(raw.get("type")))
+            return refusal(msg("new_match needs a match_start, not {type}", type=repr(raw.get("type"))),
+                           self.words())
         if defaults.locked:
             unlike = profiles.differences(match_start.options, defaults.rules)
             if unlike:
                 option = unlike[0]
                 wanted = defaults.rules.to_json()[option]
-                return Reply(False, error=f'match_start: the venue locked the rules to profile "{defaults.profile}":'
-                                          f" rules.{option} must be {json.dumps(wanted)}")
+                return refusal(msg('match_start: the venue locked the rules to profile "{profile}": rules.{option} '
+                                   "must be {value}", profile=str(defaults.profile), option=option,
+                                   value=json.dumps(wanted)), self.words())
         match_start = replace(match_start, t=self.now())  # the daemon stamps the match's time
         match = Match(match_start)
         try:
             match_id = self.store.start_match(match_start)
         except Exception as error:  # sqlite3 or the disk: the match stays as it was
             self._store_failed(error)
-            return Reply(False, error=f"the store could not start the match: {error}", changed=True)
+            return refusal(msg("the store could not start the match: {error}", error=_error_words(error)), self.words(),
+                           changed=True)
         self._store_works()
         self.match, self.match_id, self.seq = match, match_id, 0
         self.taken_back = None
@@ -418,9 +434,10 @@ class Referee:
         try:
             item = parse(raw)
         except InputError as error:
-            return _refused(error, self.words())
+            return refusal(error.message, self.words())
         if isinstance(item, MatchStart):
-            return Reply(False, error='a match_start begins a new match: send {"cmd": "new_match", ...}')
+            return refusal(msg("a match_start begins a new match: send {command}",
+                               command='{"cmd": "new_match", ...}'), self.words())
         if item.t is not None:
             item = replace(item, t=None)  # the daemon stamps the match's time: a sent t would move its clock
         return self._apply(item)
@@ -431,16 +448,17 @@ class Referee:
             item = replace(item, t=self.now())
         match = self.match
         if match is None:
-            return Reply(False, error='no match yet: start one with {"cmd": "new_match", "match_start": {...}}')
-        refusal = self._clock_refusal(item)
-        if refusal is not None:
-            return Reply(False, error=refusal)
+            return refusal(msg("no match yet: start one with {command}",
+                               command='{"cmd": "new_match", "match_start": {...}}'), self.words())
+        too_late = self._clock_refusal(item)
+        if too_late is not None:
+            return refusal(too_late, self.words())
         before, applied = match.state, match.applied_count
         taken_back = _taking_back(match, item)
         try:
             step = match.apply(item)
         except RuleError as error:
-            return _refused(error, self.words())
+            return refusal(error.message, self.words())
         if match.state is before and match.applied_count == applied and not isinstance(item, Undo):
             self.timer.seen(item, match.state)
             return Reply(True, self.state())  # applied but changed nothing (a settle on a still table)
@@ -463,15 +481,17 @@ class Referee:
         self._epoch = self._wall() - self.now()
         self.shot_clock.seen(t, state)
 
-    def _clock_refusal(self, item: Input) -> str | None:
+    def _clock_refusal(self, item: Input) -> Message | None:
         """The daemon's own clock decides when time is up: no time foul before it runs out, no extension after."""
         if isinstance(item, ShotClock) and item.expired and not self.shot_clock.run_out(self.now()):
             deadline = self.shot_clock.deadline
             if deadline is None:
                 return None  # no turn is timed: the rules refuse it, with their reason
-            return f"the shot clock has not run out: {deadline - self.now():.1f} s left"
+            tenths = max(0, round((deadline - self.now()) * 10))
+            return msg("the shot clock has not run out: {seconds}.{tenths} s left", seconds=tenths // 10,
+                       tenths=tenths % 10)
         if isinstance(item, Extension) and self.shot_clock.run_out(self.now()):
-            return "the shot clock has run out: it is too late for an extension"
+            return msg("the shot clock has run out: it is too late for an extension")
         return None
 
     def _clock_served(self) -> dict[str, Any]:
@@ -498,14 +518,15 @@ class Referee:
 
     def _not_stored(self, error: Exception) -> Reply:
         """Put the match back as the store has it and say the input was not kept."""
-        message = f"the store could not save the input, so it was not applied: {error}"
+        message = msg("the store could not save the input, so it was not applied: {error}", error=_error_words(error))
         self._store_failed(error)
         try:
             self._resume()
         except Exception as again:  # a log that no longer folds, or the disk: serve no match rather than a wrong one
             self.match = None
-            return Reply(False, error=f"{message}; the match could not be read back either: {again}", changed=True)
-        return Reply(False, error=message, changed=True)
+            return refusal(msg("{problem}; the match could not be read back either: {error}", problem=message,
+                               error=_error_words(again)), self.words(), changed=True)
+        return refusal(message, self.words(), changed=True)
 
     def _store_failed(self, error: Exception) -> None:
         """The store's trouble goes into the state's health, so the screen and the dashboards show it."""

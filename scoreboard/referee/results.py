@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from scoreboard.core.match import Match
+from scoreboard.core.messages import msg
 from scoreboard.core.results import compact, result
 from scoreboard.referee.store import MatchSummary, Store, StoreError
 
@@ -36,10 +37,10 @@ def chosen(store: Store, match_id: int | None) -> MatchSummary:
     """Match ``match_id`` (the latest when None), which must be stored and fold; else a ``StoreError`` saying why."""
     summary = store.match(match_id)
     if summary is None:
-        raise StoreError(f"the store {store.path} holds no match yet" if match_id is None
-                         else f"no match {match_id} in the store")
+        raise StoreError(msg("the store {path} holds no match yet", path=str(store.path)) if match_id is None
+                         else msg("no match {match} in the store", match=match_id))
     if summary.error is not None:
-        raise StoreError(f"match {summary.id} has no result: {summary.error}")
+        raise StoreError(msg("match {match} has no result: {error}", match=summary.id, error=summary.error))
     return summary
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from scoreboard.core.inputs import Input
-from scoreboard.core.messages import Catalog
+from scoreboard.core.messages import Catalog, Message, msg, render
 from scoreboard.core.rules import Step
 from scoreboard.referee.referee import Referee
 from scoreboard.sensing.interface import Health, Report
@@ -26,9 +26,9 @@ from scoreboard.sensing.interface import Health, Report
 REQUEST_LIMIT = 1 << 20
 
 #: What each way in may not send, and why (MQTT may not change the table's settings).
-REFUSED: Mapping[str, Mapping[str, str]] = {
-    "mqtt": {"settings": "settings are changed on the table's touchscreen, behind its PIN, not over MQTT",
-             "pin": "the PIN is typed on the table's touchscreen, not sent over MQTT"},
+REFUSED: Mapping[str, Mapping[str, Message]] = {
+    "mqtt": {"settings": msg("settings are changed on the table's touchscreen, behind its PIN, not over MQTT"),
+             "pin": msg("the PIN is typed on the table's touchscreen, not sent over MQTT")},
 }
 
 #: Wrong PINs a connection may send within ``PIN_WINDOW_S`` before it is refused for ``PIN_LOCKOUT_S``.
@@ -74,6 +74,10 @@ class Service:
     def store_id(self) -> str | None:
         """The store's lasting id: with the match and the seq it names a state, and an event, for good."""
         return self.referee.store.id
+
+    def refusal(self, request_id: Any, message: Message) -> dict[str, Any]:
+        """The answer refusing a request: ``error`` in English (the API's words), ``words`` in the players'."""
+        return {"id": request_id, "ok": False, "error": render(message), "words": render(message, self.words)}
 
     def watch(self, watcher: StateWatcher) -> None:
         self._watchers.append(watcher)
@@ -121,35 +125,35 @@ class Service:
         """A request line from ``way_in`` (``socket``, ``mqtt``) and its connection ``caller``: ``answer`` gets
         its answer, then every watcher the change."""
         if len(line) > REQUEST_LIMIT:
-            answer({"id": None, "ok": False, "error": f"a request longer than {REQUEST_LIMIT} bytes is not read"})
+            answer(self.refusal(None, msg("a request longer than {limit} bytes is not read", limit=REQUEST_LIMIT)))
             return
         try:
             request = orjson.loads(line)
         except orjson.JSONDecodeError as error:
-            answer({"id": None, "ok": False, "error": f"not valid JSON: {error}"})
+            answer(self.refusal(None, msg("not valid JSON: {error}", error=str(error))))
             return
         if not isinstance(request, dict):
             kind = type(request).__name__
-            answer({"id": None, "ok": False, "error": f"a request must be a JSON object, not {kind}"})
+            answer(self.refusal(None, msg("a request must be a JSON object, not {kind}", kind=kind)))
             return
         request_id = request.pop("id", None)
         caller = (way_in, caller)
         locked = self._lockout(caller)
         if locked:
-            answer({"id": request_id, "ok": False,
-                    "error": f"too many wrong PINs: this connection is refused for {locked:.0f} s more"})
+            answer(self.refusal(request_id, msg("too many wrong PINs: this connection is refused for {seconds} s more",
+                                                seconds=round(locked))))
             return
         refused = REFUSED.get(way_in, {})
         command = request.get("cmd")
         if isinstance(command, str) and command in refused:
-            answer({"id": request_id, "ok": False, "error": refused[command]})
+            answer(self.refusal(request_id, refused[command]))
             return
         self.woken()
         try:
             reply = self.referee.handle(request)
         except Exception as error:  # a bug must cost one answer, not the daemon
             log.exception("internal error on a request")
-            answer({"id": request_id, "ok": False, "error": f"internal error: {error!r}"})
+            answer(self.refusal(request_id, msg("internal error: {error}", error=repr(error))))
             return
         if reply.wrong_pin:
             self._count_wrong_pin(caller)

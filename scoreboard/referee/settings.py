@@ -29,6 +29,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from scoreboard.core.messages import Message, msg
 from scoreboard.referee.config import Config, ConfigError, build
 
 FILE_NAME = "settings.json"
@@ -41,14 +42,17 @@ SETTABLE = ("table.id", "table.language", "shots.settle_after_s", "mqtt.enabled"
 #: Settings never shown back: a PIN is checked, not read.
 SECRET = ("ui.pin",)
 
-#: Why the screen may not rename a table that logs in to its broker: install.sh wrote the broker's ACL (and the
-#: venue's bridge) for this id, and the broker drops, without a word, what a login may not publish.
-ACL_NAMES_TABLE = ("not changed here: the broker's ACL lets the login {user!r} publish only under {prefix}/{table}/, "
-                   "so under another id every message would be dropped; change [table] id in the config file and run "
-                   "'sudo deploy/install.sh' again, which writes the ACL (and a venue bridge) for the new id")
-
 #: Keys that apply at once; the others at the daemon's next start.
 LIVE = ("shots.settle_after_s", "table.language", "ui.sound")
+
+
+def _acl_names_table(config: Config, table: str) -> Message:
+    """Why the screen may not rename a table that logs in to its broker: install.sh wrote the broker's ACL (and the
+    venue's bridge) for this id, and the broker drops, without a word, what a login may not publish."""
+    return msg("not changed here: the broker's ACL lets the login {user} publish only under {prefix}/{table}/, so "
+               "under another id every message would be dropped; change [table] id in the config file and run "
+               "'sudo deploy/install.sh' again, which writes the ACL (and a venue bridge) for the new id",
+               user=repr(config.mqtt.username), prefix=config.mqtt.prefix, table=table)
 
 
 def path_beside(store_path: str | os.PathLike) -> Path:
@@ -99,13 +103,13 @@ sensors.serial.enabled, ui.sound, ui.pin)
         except FileNotFoundError:
             return settings, None
         except (OSError, UnicodeDecodeError) as error:
-            return settings, ConfigError("", f"cannot read the settings: {error}", file=str(path))
+            return settings, ConfigError("", msg("cannot read the settings: {error}", error=str(error)), file=str(path))
         try:
             values = json.loads(text)
         except ValueError as error:
-            return settings, ConfigError("", f"not valid JSON: {error}", file=str(path))
+            return settings, ConfigError("", msg("not valid JSON: {error}", error=str(error)), file=str(path))
         if not isinstance(values, dict):
-            return settings, ConfigError("", "expected a JSON object of settings", file=str(path))
+            return settings, ConfigError("", msg("expected a JSON object of settings"), file=str(path))
         try:
             settings.effective(values)
         except ConfigError as error:
@@ -118,7 +122,8 @@ sensors.serial.enabled, ui.sound, ui.pin)
         values = self.values if values is None else values
         for key in values:
             if key not in SETTABLE:
-                raise ConfigError(key, f"not a setting the screen may change (it may change {', '.join(SETTABLE)})")
+                raise ConfigError(key, msg("not a setting the screen may change (it may change {keys})",
+                                           keys=", ".join(SETTABLE)))
         return build(Config, _overlay(self.base, values))
 
     def shown(self) -> dict[str, Any]:
@@ -135,13 +140,13 @@ sensors.serial.enabled, ui.sound, ui.pin)
     def set(self, changes: Any) -> Config:
         """Check ``changes`` over the stored overrides, then write them all or (on any error) none."""
         if not isinstance(changes, dict) or not changes:
-            raise ConfigError("set", 'expected an object of settings, e.g. {"table.id": "bar2"}')
+            raise ConfigError("set", msg("expected an object of settings, e.g. {example}",
+                                         example='{"table.id": "bar2"}'))
         values = {**self.values, **changes}
         config = self.effective(values)
         before = self.effective()
         if config.table.id != before.table.id and config.mqtt.enabled and config.mqtt.username is not None:
-            raise ConfigError("table.id", ACL_NAMES_TABLE.format(user=config.mqtt.username, prefix=config.mqtt.prefix,
-                                                                table=before.table.id))
+            raise ConfigError("table.id", _acl_names_table(config, before.table.id))
         self._write(values)
         self.values = values
         return config

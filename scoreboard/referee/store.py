@@ -45,6 +45,7 @@ import orjson
 
 from scoreboard.core.inputs import Input, InputError, MatchStart, to_json
 from scoreboard.core.match import Match
+from scoreboard.core.messages import Message, msg
 from scoreboard.core.rules import RULES_VERSION, RuleError
 from scoreboard.matchlog.jsonl import parse_line
 
@@ -78,7 +79,12 @@ _CORRUPT_CODES = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 
 class StoreError(Exception):
-    """The store cannot do what was asked (no such match, no store file, a bad file read-only)."""
+    """The store cannot do what was asked (no such match, no store file, a bad file read-only): ``str(error)`` in
+    English, ``render(error.message, catalog)`` in the players' language."""
+
+    def __init__(self, message: Message | str) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
 class WriteError(StoreError):
@@ -92,11 +98,12 @@ class WriteError(StoreError):
         code = getattr(error, "sqlite_errorcode", None)
         self.disk_full = code == sqlite3.SQLITE_FULL or (code is None and "disk is full" in str(error))
         if self.disk_full:
-            message = f"the disk holding the store {path} is full ({error})"
+            message = msg("the disk holding the store {path} is full ({error})", path=str(path), error=str(error))
         elif code is not None and code & 0xFF == sqlite3.SQLITE_READONLY:
-            message = f"the store {path} cannot be written: it is read-only ({error})"
+            message = msg("the store {path} cannot be written: it is read-only ({error})", path=str(path),
+                          error=str(error))
         else:
-            message = f"the store {path} could not be written: {error}"
+            message = msg("the store {path} could not be written: {error}", path=str(path), error=str(error))
         super().__init__(message)
 
 
@@ -182,15 +189,16 @@ class Store:
         """Open an existing store only to read it (export, listing): nothing is created or moved."""
         path = Path(path)
         if not path.is_file():
-            raise StoreError(f"no store at {path}")
+            raise StoreError(msg("no store at {path}", path=str(path)))
         connection = _connect_readonly(path)
         try:
             _check(connection, create=False)
         except (_Corrupt, sqlite3.Error) as error:
             connection.close()
             if isinstance(error, _Corrupt) or _is_corrupt(error):
-                raise StoreError(f"{path} is not a sound Devetka store: {error}") from None
-            raise StoreError(f"cannot read the store {path}: {error}") from None
+                raise StoreError(msg("{path} is not a sound Devetka store: {error}", path=str(path),
+                                     error=str(error))) from None
+            raise StoreError(msg("cannot read the store {path}: {error}", path=str(path), error=str(error))) from None
         return cls(connection, path, None)
 
     def start_match(self, match_start: MatchStart) -> int:
@@ -225,7 +233,7 @@ class Store:
         with self._transaction():
             row = db.execute("SELECT MAX(seq) FROM inputs WHERE match_id = ?", (match_id,)).fetchone()
             if row[0] is None:
-                raise StoreError(f"no match {match_id} in the store")
+                raise StoreError(msg("no match {match} in the store", match=match_id))
             seq = row[0] + 1
             db.execute("INSERT INTO inputs (match_id, seq, input) VALUES (?, ?, ?)", (match_id, seq, text))
         return seq
@@ -268,7 +276,7 @@ class Store:
             return 1
         row = self._db.execute("SELECT rules_version FROM matches WHERE id = ?", (match_id,)).fetchone()
         if row is None:
-            raise StoreError(f"no match {match_id} in the store")
+            raise StoreError(msg("no match {match} in the store", match=match_id))
         return row[0]
 
     def current_match(self) -> tuple[int, list[Input]] | None:
@@ -283,11 +291,12 @@ class Store:
         rows = self._db.execute(
             "SELECT input FROM inputs WHERE match_id = ? ORDER BY seq", (match_id,)).fetchall()
         if not rows:
-            raise StoreError(f"no match {match_id} in the store")
+            raise StoreError(msg("no match {match} in the store", match=match_id))
         try:
             return [parse_line(text) for (text,) in rows]
         except InputError as error:
-            raise StoreError(f"match {match_id} holds an input that does not parse: {error}") from None
+            raise StoreError(msg("match {match} holds an input that does not parse: {error}", match=match_id,
+                                 error=error.message)) from None
 
     def player_names(self, limit: int = 8) -> list[str]:
         """Names that played here, the most recent first, each once: the setup screen offers them."""
@@ -361,7 +370,7 @@ def _connect_readonly(path: Path) -> sqlite3.Connection:
     try:
         return sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, isolation_level=None)
     except sqlite3.Error as error:
-        raise StoreError(f"cannot open the store {path}: {error}") from None
+        raise StoreError(msg("cannot open the store {path}: {error}", path=str(path), error=str(error))) from None
 
 
 def _inspect(path: Path) -> str | None:
@@ -374,7 +383,7 @@ def _inspect(path: Path) -> str | None:
     except sqlite3.Error as error:
         if _is_corrupt(error):
             return str(error)
-        raise StoreError(f"cannot check the store {path}: {error}") from None
+        raise StoreError(msg("cannot check the store {path}: {error}", path=str(path), error=str(error))) from None
     finally:
         connection.close()
     return None
@@ -392,7 +401,7 @@ def _connect(path: Path) -> sqlite3.Connection:
         _check(connection, create=True)
         mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode.lower() != "wal":
-            raise StoreError(f"SQLite would not use WAL on {path} (journal mode {mode})")
+            raise StoreError(msg("SQLite would not use WAL on {path} (journal mode {mode})", path=str(path), mode=mode))
         connection.execute("PRAGMA synchronous=FULL")
         connection.execute("PRAGMA foreign_keys=ON")
         _migrate(connection)
@@ -409,16 +418,17 @@ def _connect(path: Path) -> sqlite3.Connection:
     return connection
 
 
-def _unwritable(path: Path, error: sqlite3.Error) -> str:
+def _unwritable(path: Path, error: sqlite3.Error) -> Message | str:
     """Why a sound store cannot be opened for writing, in words: the filesystem, the file's rights, or SQLite's."""
     try:
         read_only = bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
     except OSError:
         read_only = False
     if read_only:
-        return f"the filesystem holding it ({path.parent}) is mounted read-only ({error})"
+        return msg("the filesystem holding it ({folder}) is mounted read-only ({error})", folder=str(path.parent),
+                   error=str(error))
     if path.exists() and not os.access(path, os.W_OK):
-        return f"the file is not writable by this user ({error})"
+        return msg("the file is not writable by this user ({error})", error=str(error))
     return str(error)
 
 

@@ -20,6 +20,7 @@ from scoreboard.core.checks import (
     whole_number,
 )
 from scoreboard.core.inputs import POCKETS, RAILS
+from scoreboard.core.messages import msg
 
 #: The kinds of sensor line; each has its own polarity (``active_high``).
 LINE_KINDS = ("pocket", "cue_return", "cushion", "strike")
@@ -83,15 +84,17 @@ class GpioConfig:
     def validate(self, key: str) -> None:
         if self.cushions and self.cushion_shared is not None:
             raise ConfigError(f"{key}.cushion_shared",
-                              f"give either one shared cushion line or [{key}.cushions] per rail, not both")
+                              msg("give either one shared cushion line or [{key}.cushions] per rail, not both",
+                                  key=key))
         if self.enabled and not self.lines():
-            raise ConfigError(key, "enabled, but no sensor pins given (pockets, cue_return, cushions, "
-                                   "cushion_shared, strike)")
+            raise ConfigError(key, msg("enabled, but no sensor pins given (pockets, cue_return, cushions, "
+                                       "cushion_shared, strike)"))
         used: dict[int, str] = {}
         for line in self.lines():
             if line.pin in used:
-                raise ConfigError(f"{key}.{line.key}", f"GPIO {line.pin} is already used by {key}.{used[line.pin]}; "
-                                                       f"each line needs its own pin")
+                other = f"{key}.{used[line.pin]}"
+                raise ConfigError(f"{key}.{line.key}", msg("GPIO {pin} is already used by {key}; each line needs its "
+                                                           "own pin", pin=line.pin, key=other))
             used[line.pin] = line.key
 
 

@@ -44,6 +44,7 @@ from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 from kivy.uix.widget import Widget
 
 from scoreboard.adapters.local_api.client import ApiClient
+from scoreboard.core.messages import from_json, render
 from scoreboard.i18n.catalog import LANGUAGES
 from scoreboard.ui.client import kivy_deliver
 from scoreboard.ui.language import tr
@@ -617,7 +618,7 @@ class SettingsScreen(DevetkaScreen):
             self.unlocked = True
         else:
             self.pin = ""
-            app.say(tr._("Wrong PIN") if answer.get("error") == "wrong PIN" else app.words_of(answer))
+            app.say(app.words_of(answer))
 
 
 def decimal(value: float, language: str) -> str:
@@ -820,8 +821,13 @@ class DevetkaApp(App):
             screen.show(self.view)
 
     def words_of(self, answer: dict) -> str:
-        """A refusal in the players' language where the daemon gave it so, else in its own words."""
-        return str(answer.get("words") or answer.get("error") or tr._("refused"))
+        """A refusal in the players' language: the daemon's ``words``, the client's own ``message`` said in the
+        language shown (the referee never answered), else the English ``error``."""
+        if answer.get("words"):
+            return str(answer["words"])
+        if answer.get("message"):
+            return render(from_json(answer["message"]), tr.catalog)
+        return str(answer.get("error") or tr._("refused"))
 
     def on_state(self, state: dict) -> None:
         first = self.state is None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scoreboard.referee.config import parse
-from scoreboard.referee.referee import Referee
+from scoreboard.referee.referee import COMMANDS, Referee
 from scoreboard.referee.store import Store
 from scoreboard.ui.viewmodel import view
 from tests.disks import fill, small_disk
@@ -156,6 +156,11 @@ def test_a_locked_profile_refuses_a_match_under_other_game_options(tmp_path):
         refused = referee.handle({"cmd": "new_match", "match_start": {"rules": wpa}})
         assert refused.error == 'match_start: the venue locked the rules to profile "apa9": rules.three_foul_rule ' \
                                 "must be false"
+        referee.language = "hr"
+        said = referee.handle({"cmd": "new_match", "match_start": {"rules": wpa}})
+        assert said.error == refused.error
+        assert said.words == 'match_start: lokal je zaključao pravila na profil "apa9": rules.three_foul_rule ' \
+                             "mora biti false"
         assert referee.state()["match_id"] == whole["match_id"]  # nothing changed
         skills = referee.handle({"cmd": "new_match", "match_start": {"apa_skill": [9, 1]}}).state
         assert skills["targets"] == [75, 14] and skills["match_id"] == whole["match_id"] + 1
@@ -346,6 +351,43 @@ def test_names_played_here_are_offered_most_recent_first(referee):
     for players in (["Ana", "Ben"], ["Mia", "Ana"]):
         referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, players=players)})
     assert referee.handle({"cmd": "names"}).state["names"] == ["Mia", "Ana", "Ben"]
+
+
+def test_the_referee_s_own_refusals_are_said_in_the_players_language_and_change_nothing(tmp_path):
+    """Each refusal of the referee itself (not the rules') keeps its English ``error`` and says it in Croatian."""
+    referee = Referee.open(tmp_path / "devetka.db", language="hr")
+    try:
+        empty = referee.state()
+        refused = [referee.handle(request) for request in ({"type": "strike"}, {"cmd": "result", "match": 1},
+                                                          {"cmd": "result", "match": "last"}, {"cmd": 7})]
+        assert referee.state() == empty
+        referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+        before = referee.state()
+        refused += [referee.handle(request) for request in (
+            {"cmd": "result", "match": 9}, {"cmd": "pin", "pin": "1234"},
+            {"cmd": "settings", "set": {"shots.settle_after_s": 3}}, {"cmd": "new_match", "match_start": [1]},
+            {"cmd": "new_match", "match_start": {"type": "strike"}}, ANA_BEN)]
+        assert referee.state() == before
+    finally:
+        referee.close()
+    assert [(reply.error, reply.words) for reply in refused] == [
+        ('no match yet: start one with {"cmd": "new_match", "match_start": {...}}',
+         'još nema meča: započnite ga naredbom {"cmd": "new_match", "match_start": {...}}'),
+        ("no match 1 in the store", "u spremištu nema meča 1"),
+        ("result needs match: a stored match's id (a whole number), not 'last'",
+         "result traži match: id spremljenog meča (cijeli broj), a ne 'last'"),
+        (f"cmd must be a string naming a command ({COMMANDS})", f"cmd mora biti tekst s imenom naredbe ({COMMANDS})"),
+        ("no match 9 in the store", "u spremištu nema meča 9"),
+        ("pin: this daemon keeps no settings (started without a data directory)",
+         "pin: ovaj sudac ne čuva postavke (pokrenut je bez mape s podacima)"),
+        ("settings: this daemon keeps no settings file (started without a data directory)",
+         "settings: ovaj sudac ne čuva datoteku postavki (pokrenut je bez mape s podacima)"),
+        ("new_match: match_start must be the match_start input as an object",
+         "new_match: match_start mora biti ulaz match_start, kao objekt"),
+        ("new_match needs a match_start, not 'strike'", "new_match traži match_start, a ne 'strike'"),
+        ('a match_start begins a new match: send {"cmd": "new_match", ...}',
+         'match_start započinje novi meč: pošaljite {"cmd": "new_match", ...}'),
+    ]
 
 
 def test_the_ruling_is_served_in_the_players_language_as_messages_with_the_rules_it_cites(tmp_path):

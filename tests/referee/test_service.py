@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 
@@ -9,9 +10,9 @@ import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoreboard.referee.referee import Referee
+from scoreboard.referee.referee import COMMANDS, Referee
 from scoreboard.referee.service import Service
-from tests.live import ANA_BEN
+from tests.live import ANA_BEN, Daemon
 
 SCALAR = st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.floats(allow_nan=False) | st.text(max_size=8)
 JSON = st.recursive(SCALAR, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
@@ -39,6 +40,7 @@ def test_every_request_gets_one_answer_with_its_id_and_a_refused_one_changes_not
             assert answer["id"] == orjson.loads(line).get("id") and isinstance(answer["ok"], bool)
             if not answer["ok"]:
                 assert isinstance(answer["error"], str) and answer["error"]
+                assert isinstance(answer["words"], str) and answer["words"], answer  # every refusal, said
                 assert not answer["error"].startswith("internal error"), answer
                 assert service.state() == before
                 assert len(referee.store.log(referee.match_id)) == 1
@@ -59,3 +61,42 @@ def test_a_refused_input_is_answered_in_english_and_in_the_players_language(tmp_
     assert answers[0] == {"id": 7, "ok": False, "error": "pass without a push out to answer (5.6)",
                           "words": "pass, a nema push outa na koji se odgovara (5.6)"}
     assert answers[1]["words"] == "pocket: ball mora biti 0-9 ili null, a ne 12"
+
+
+def test_the_daemon_refuses_in_the_players_language_over_the_local_api_and_the_match_stays_as_it_was(tmp_path):
+    """A real ``devetka run`` at a Croatian table: a wrong PIN, a bad setting, an unknown command and a refused
+    input are answered with the English ``error`` as before and Croatian ``words``; the state is the same after."""
+    daemon = Daemon(tmp_path, config='[ui]\npin = "1234"\n[table]\nlanguage = "hr"\n')
+    daemon.start()
+    try:
+        client = daemon.client()
+        assert client.request({"cmd": "new_match", "match_start": ANA_BEN})["ok"]
+        before = client.request({"cmd": "state"})["state"]
+        answers = [client.request(request) for request in (
+            {"cmd": "pin", "pin": "9999"},
+            {"cmd": "settings", "set": {"shots.settle_after_s": 0}, "pin": "1234"},
+            {"cmd": "settings", "set": {"table.language": "de"}, "pin": "9999"},
+            {"cmd": "rack_mode", "on": "yes"},
+            {"cmd": "shuffle"},
+            {"type": "pass"},
+        )]
+        assert [(a["ok"], a["error"], a["words"]) for a in answers] == [
+            (False, "wrong PIN", "pogrešan PIN"),
+            (False, "settings not saved: shots.settle_after_s: expected a number of seconds > 0, got 0",
+             "postavke nisu spremljene: shots.settle_after_s: očekuje se broj sekundi > 0, zadano: 0"),
+            (False, "settings not saved: wrong PIN", "postavke nisu spremljene: pogrešan PIN"),
+            (False, "rack_mode needs on: true or false", "rack_mode traži on: true ili false"),
+            (False, f"unknown command 'shuffle' (known: {COMMANDS})",
+             f"nepoznata naredba 'shuffle' (poznate: {COMMANDS})"),
+            (False, "pass without a push out to answer (5.6)", "pass, a nema push outa na koji se odgovara (5.6)"),
+        ]
+        assert client.request({"cmd": "state"})["state"] == before
+        assert client.request({"cmd": "settings"})["state"]["settings"]["effective"]["shots.settle_after_s"] == 3600
+        for attempt in range(3):  # five wrong PINs in all: the connection is refused for a minute
+            assert client.request({"cmd": "pin", "pin": f"000{attempt}"})["words"] == "pogrešan PIN"
+        locked = client.request({"cmd": "state"})
+        assert locked["error"].startswith("too many wrong PINs: this connection is refused for ")
+        assert re.fullmatch(r"previše pogrešnih PIN-ova: ova se veza odbija još \d+ s", locked["words"]), locked
+        client.close()
+    finally:
+        assert daemon.stop() == 0

@@ -73,6 +73,8 @@ def test_no_extension_once_the_clock_has_run_out(tmp_path):
     clock.now += 35
     assert referee.state()["actions"]["extension"] == {"ok": False, "why": "The shot clock has run out."}
     assert referee.handle({"type": "extension"}).error == "the shot clock has run out: it is too late for an extension"
+    referee.language = "hr"
+    assert referee.handle({"type": "extension"}).words == "vrijeme za udarac je isteklo: za produženje je prekasno"
     referee.close()
 
 
@@ -118,6 +120,10 @@ def test_without_a_strike_sensor_the_time_foul_is_proposed_for_a_tap(tmp_path):
     assert referee.state()["actions"]["time_foul"] == {"ok": False, "why": "The shot clock has not run out."}
     assert referee.handle({"type": "shot_clock", "expired": True}).error.startswith(
         "the shot clock has not run out: 60.0 s left")
+    referee.language = "hr"
+    assert referee.handle({"type": "shot_clock", "expired": True}).words == \
+        "vrijeme za udarac još nije isteklo: preostaje 60,0 s"
+    referee.language = "en"
     clock.now += 60
     reply = referee.shot_clock_if_due()
     assert reply.ok and reply.changed and reply.state["seq"] == 7  # nothing written: only proposed

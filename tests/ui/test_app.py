@@ -282,7 +282,7 @@ def test_rack_mode_stalemate_and_settings_behind_the_pin(screen, table):
     for key in "1234":
         screen.tap_text(key)
     screen.tap_text("OK")
-    screen.wait_for(lambda: screen.app.message == "Wrong PIN", "the daemon's refusal of the PIN")
+    screen.wait_for(lambda: screen.app.message == "wrong PIN", "the daemon's refusal of the PIN")
     assert not screen.visible(screen.widget("opened"))
     screen.type_pin()
     screen.wait_for(lambda: screen.visible(screen.widget("opened")), "the settings opened by the daemon")

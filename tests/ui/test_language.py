@@ -190,6 +190,35 @@ def test_the_settings_screen_changes_the_table_s_language_and_every_screen_follo
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_a_wrong_pin_and_a_refused_setting_are_said_in_croatian(screen, table, size):
+    """The daemon's refusals as it words them for the players (``words``), not its English ``error``."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    table.play({"cmd": "new_match", "match_start": ANA_BEN})
+    screen.wait_for(lambda: screen.current == "live" and screen.app.view.players, "the match")
+    screen.tap_id("health")
+    for key in "1234":
+        screen.tap_text(key)
+    screen.tap_text("OK")
+    screen.wait_for(lambda: screen.app.message == "pogrešan PIN", "the wrong PIN refused in Croatian")
+    assert not screen.visible(screen.widget("opened"))
+    screen.tap_id("message")
+    for key in "0000":
+        screen.tap_text(key)
+    screen.tap_text("OK")
+    screen.wait_for(lambda: screen.visible(screen.widget("opened")), "the settings opened by the daemon")
+    screen.tap_id("settle")
+    screen.type("0")
+    screen.tap_key("Done")
+    screen.tap_id("save")
+    refusal = "postavke nisu spremljene: shots.settle_after_s: očekuje se broj sekundi > 0, zadano: 0"
+    screen.wait_for(lambda: screen.app.message == refusal, "the refused setting said in Croatian")
+    screen.wait_for(lambda: screen.text("message") == refusal, "the refusal on the screen")
+    shots = [screen.screenshot("hr/settings-refused")]
+    assert screen.cut() == [] and [text for text in english(screen) if text != refusal] == [], shots
+    assert table.play({"cmd": "settings"})["settings"]["effective"]["shots.settle_after_s"] == 3600
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
 def test_screenshots_of_why_in_the_seed_s_words(screen, table, size):
     """"Why?": the rules the ruling cites, in Croatian the seed's own text for 5.x."""
     screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")

@@ -28,6 +28,8 @@ from typing import Any
 
 import orjson
 
+from scoreboard.core.messages import Message, msg, render, to_json
+
 RETRY_S = 0.25
 """How long to wait between attempts to reach the daemon: a restart is back in well under a second."""
 
@@ -215,24 +217,24 @@ class ApiClient:
         if answer is not None:
             return answer
         if self._stopping.is_set():
-            return {"id": request_id, "ok": False, "request": request, "error": "the client was stopped"}
-        return {"id": request_id, "ok": False, "request": request,
-                "error": f"the referee did not answer within {timeout:g} s"}
+            return _failed(request_id, request, msg("the client was stopped"))
+        waited = f"{timeout:g}"
+        return _failed(request_id, request, msg("the referee did not answer within {seconds} s", seconds=waited))
 
     def _send_with_id(self, request: dict, request_id: int) -> dict | None:
         """Send; None once sent (its answer is then awaited), else the error answer saying why it was not."""
         with self._lock:
             sock = self._sock
             if sock is None:
-                return {"id": request_id, "ok": False, "request": request,
-                        "error": "not connected to the referee (devetka run): the tap was not sent"}
+                return _failed(request_id, request,
+                               msg("not connected to the referee (devetka run): the tap was not sent"))
             self._sent[request_id] = request
             try:
                 sock.sendall(encode(dict(request, id=request_id)))
             except OSError as error:
                 del self._sent[request_id]
-                return {"id": request_id, "ok": False, "request": request,
-                        "error": f"the tap was not sent: the connection to the referee failed ({error})"}
+                return _failed(request_id, request, msg(
+                    "the tap was not sent: the connection to the referee failed ({error})", error=str(error)))
         return None
 
     def wait_for(self, ready: Callable[[dict[str, Any]], bool], timeout: float) -> bool:
@@ -274,9 +276,8 @@ class ApiClient:
                     self._sent.clear()
                 sock.close()
             for request_id, request in lost:
-                answer = {"id": request_id, "ok": False, "request": request,
-                          "error": "the referee went away before answering: look at the screen, then tap again"}
-                self._answered(request_id, answer)
+                self._answered(request_id, _failed(request_id, request, msg(
+                    "the referee went away before answering: look at the screen, then tap again")))
             if not self._stopping.is_set():
                 was_connected = False
                 self._post(lambda: self.on_connected(False))
@@ -321,3 +322,9 @@ class ApiClient:
                 self._changed.notify_all()
                 return
         self._post(lambda: self.on_answer(answer))
+
+
+def _failed(request_id: int, request: dict, message: Message) -> dict[str, Any]:
+    """The answer the client makes itself for a request the referee never answered: its ``error`` in English and
+    its ``message`` (``scoreboard.core.messages``), for a screen to say in its players' language."""
+    return {"id": request_id, "ok": False, "request": request, "error": render(message), "message": to_json(message)}

@@ -2,7 +2,8 @@
 
 Each request line is a JSON object with an optional ``id``; its answer is
 ``{"id": ..., "ok": true, "state": {...}}`` or ``{"id": ..., "ok": false,
-"error": "..."}``. After every change each client gets ``{"type": "state",
+"error": "...", "words": "..."}``: the error in English (the API's words) and
+in the players' language (docs/match-log.md). After every change each client gets ``{"type": "state",
 ...}``, and one on connecting, so a screen never has to ask. A bad line is
 answered with the error and the connection stays open: a script's typo must
 not cut the touchscreen off.
@@ -26,6 +27,7 @@ from typing import Any
 
 import orjson
 
+from scoreboard.core.messages import msg
 from scoreboard.referee.service import REQUEST_LIMIT, Service
 
 WAY_IN = "socket"
@@ -134,9 +136,9 @@ class Server:
         if len(self._clients) >= self.max_clients:
             self._refusing.say("a client was refused: %d are connected, the most [api] max_clients allows",
                                len(self._clients))
-            writer.write(_dumps({"id": None, "ok": False,
-                                 "error": f"too many clients: the daemon serves {self.max_clients} at once "
-                                          "([api] max_clients); try again later"}))
+            writer.write(_dumps(self.service.refusal(None, msg(
+                "too many clients: the daemon serves {most} at once ([api] max_clients); try again later",
+                most=self.max_clients))))
             writer.close()
             return
         self._clients.add(writer)
@@ -146,8 +148,8 @@ class Server:
                 try:
                     line = await reader.readline()
                 except (asyncio.LimitOverrunError, ValueError):
-                    self._send(writer, {"id": None, "ok": False,
-                                        "error": f"request line longer than {REQUEST_LIMIT} bytes: closing"})
+                    self._send(writer, self.service.refusal(None, msg(
+                        "request line longer than {limit} bytes: closing", limit=REQUEST_LIMIT)))
                     break
                 if not line:
                     break

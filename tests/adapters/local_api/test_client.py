@@ -7,6 +7,8 @@ import queue
 import pytest
 
 from scoreboard.adapters.local_api.client import ApiClient
+from scoreboard.core.messages import from_json, render
+from scoreboard.i18n.catalog import catalog
 from tests.live import ANA_BEN, TIMEOUT, Daemon
 
 
@@ -69,6 +71,8 @@ def test_it_comes_back_to_the_current_state_when_the_daemon_restarts(heard_clien
     assert heard.next("connected") is False and not client.connected
     refused = client.send({"type": "settle"})
     assert not refused["ok"] and refused["error"].startswith("not connected to the referee")
+    said = render(from_json(refused["message"]), catalog("hr"))  # the touchscreen says it in its players' language
+    assert said == "nema veze sa sucem (devetka run): dodir nije poslan"
     daemon.start()
     assert heard.next("connected") is True
     after = heard.next("state")

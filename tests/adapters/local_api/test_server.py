@@ -244,7 +244,8 @@ def test_a_burst_beyond_max_clients_is_queued_then_told_so_and_those_connected_a
         served = [daemon.client() for _ in range(8)]
         burst = [connect_raw(daemon.socket) for _ in range(1024)]  # no BlockingIOError: the backlog holds them
         refusal = {"id": None, "ok": False,
-                   "error": "too many clients: the daemon serves 8 at once ([api] max_clients); try again later"}
+                   "error": "too many clients: the daemon serves 8 at once ([api] max_clients); try again later",
+                   "words": "too many clients: the daemon serves 8 at once ([api] max_clients); try again later"}
         for sock in burst:
             assert orjson.loads(read_line(sock)) == refusal
             assert sock.recv(1) == b""  # and closed
