@@ -12,6 +12,7 @@ import orjson
 
 from scoreboard.commands import logs
 from scoreboard.i18n.catalog import LANGUAGES, catalog, environment_language
+from scoreboard.i18n.environment import _, speak_environment
 from scoreboard.matchlog.replay import replay
 
 
@@ -88,21 +89,21 @@ def _write(result, explain: bool, words) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="devetka", description="A scoreboard that referees nine-ball.")
+    top = argparse.ArgumentParser(prog="devetka", description=_("A scoreboard that referees nine-ball."))
     loudness = top.add_mutually_exclusive_group()
     loudness.add_argument("-v", "--verbose", action="store_const", const=1, dest="verbosity", default=0,
-                          help="also the debugging lines (paho's among them)")
+                          help=_("also the debugging lines (paho's among them)"))
     loudness.add_argument("-q", "--quiet", action="store_const", const=-1, dest="verbosity",
-                          help="only the errors")
+                          help=_("only the errors"))
     commands = top.add_subparsers(dest="command", required=True)
-    rp = commands.add_parser("replay", help="fold a match log and print what the rules decided")
-    rp.add_argument("log", help="a match log (JSON Lines), or - for standard input")
-    rp.add_argument("--explain", action="store_true", help="one line per shot with the ruling in words")
+    rp = commands.add_parser("replay", help=_("fold a match log and print what the rules decided"))
+    rp.add_argument("log", help=_("a match log (JSON Lines), or - for standard input"))
+    rp.add_argument("--explain", action="store_true", help=_("one line per shot with the ruling in words"))
     rp.add_argument("--lang", choices=LANGUAGES, default=environment_language(),
-                    help="the language of the words (--explain, the messages); the JSON lines are the same in every "
-                         "language. Default: the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else en")
+                    help=_("the language of the words (--explain, the messages); the JSON lines are the same in every "
+                           "language. Default: the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else en"))
     rp.add_argument("--score-sheet", choices=("json", "html"), dest="score_sheet",
-                    help="instead, the APA score sheet of the match (scoring \"apa\"): JSON, or a page to print")
+                    help=_("instead, the APA score sheet of the match (scoring \"apa\"): JSON, or a page to print"))
     rp.set_defaults(run=_replay)
     from scoreboard.commands import sensors as sensors_cli
 
@@ -124,6 +125,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    speak_environment()
     args = parser().parse_args(argv)
     logs.setup(args.command, args.verbosity)
     return args.run(args)

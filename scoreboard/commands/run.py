@@ -13,6 +13,7 @@ from dataclasses import replace
 import orjson
 
 from scoreboard.adapters.local_api.client import request_once
+from scoreboard.i18n.environment import _, said
 from scoreboard.referee.config import ApiConfig, Config, ConfigError, load
 from scoreboard.referee.settings import Overrides, path_beside
 
@@ -20,6 +21,16 @@ DEFAULT_CONFIG = "/etc/devetka/table.toml"
 DEFAULT_SOCKET = ApiConfig().socket
 
 log = logging.getLogger("devetka.run")
+
+
+def config_help() -> str:
+    """``--config``'s help, for every command that reads the table's config."""
+    return _("the table's config (default {path} if it exists)").format(path=DEFAULT_CONFIG)
+
+
+def socket_help() -> str:
+    """``--socket``'s help, for every client of the running daemon."""
+    return _("the local API's Unix socket (default: the config's [api] socket, {path})").format(path=DEFAULT_SOCKET)
 
 
 def config_path(args: argparse.Namespace) -> str | None:
@@ -37,7 +48,7 @@ def load_config(args: argparse.Namespace, command: str) -> Config | None:
     try:
         return load(path)
     except ConfigError as error:
-        print(f"devetka {command}: {error}", file=sys.stderr)
+        print(f"devetka {command}: {said(error.message)}", file=sys.stderr)
         return None
 
 
@@ -70,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         sources = config_sources(config)
     except SourceError as error:
-        print(f"devetka run: {error}", file=sys.stderr)
+        print(f"devetka run: {said(error.message)}", file=sys.stderr)
         return 2
     config = replace(config, store=replace(config.store, path=args.store or config.store.path),
                      api=replace(config.api, socket=args.socket or config.api.socket))
@@ -82,7 +93,7 @@ def tap(args: argparse.Namespace) -> int:
     try:
         request = orjson.loads(args.request)
     except orjson.JSONDecodeError as error:
-        print(f"devetka tap: not valid JSON: {error}", file=sys.stderr)
+        print(_("devetka tap: not valid JSON: {error}").format(error=error), file=sys.stderr)
         return 2
     if args.socket is None:
         config = load_config(args, "tap")
@@ -93,7 +104,8 @@ def tap(args: argparse.Namespace) -> int:
         answer = request_once(args.socket, dict(request, id=request.get("id", "tap")) if isinstance(request, dict)
                               else request)
     except OSError as error:
-        print(f"devetka tap: cannot reach the daemon on {args.socket}: {error.strerror or error}", file=sys.stderr)
+        print(_("devetka tap: cannot reach the daemon on {socket}: {error}").format(
+            socket=args.socket, error=error.strerror or error), file=sys.stderr)
         return 2
     sys.stdout.buffer.write(orjson.dumps(answer, option=orjson.OPT_APPEND_NEWLINE))
     sys.stdout.flush()
@@ -102,17 +114,18 @@ def tap(args: argparse.Namespace) -> int:
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add ``run`` and ``tap`` to the ``devetka`` command."""
-    rn = commands.add_parser("run", help="run the rules daemon: the store and the local API",
-                             description="Referee live: keep the store, serve the local API until SIGTERM.")
-    rn.add_argument("--config", metavar="FILE", help=f"the table's config (default {DEFAULT_CONFIG} if it exists)")
-    rn.add_argument("--store", metavar="FILE", help="the store (SQLite file); default: the config's [store] path")
-    rn.add_argument("--socket", metavar="PATH", help="the local API's Unix socket; default: the config's [api] socket")
+    rn = commands.add_parser("run", help=_("run the rules daemon: the store and the local API"),
+                             description=_("Referee live: keep the store, serve the local API until SIGTERM."))
+    rn.add_argument("--config", metavar="FILE", help=config_help())
+    rn.add_argument("--store", metavar="FILE", help=_("the store (SQLite file); default: the config's [store] path"))
+    rn.add_argument("--socket", metavar="PATH",
+                    help=_("the local API's Unix socket; default: the config's [api] socket"))
     rn.set_defaults(run=run)
-    tp = commands.add_parser("tap", help="send one input or command to the running daemon",
-                             description="Send one JSON input or command; print the answer. Exit 0 if "
-                                         "accepted, 1 if refused, 2 if the daemon cannot be reached.")
-    tp.add_argument("--config", metavar="FILE", help=f"the table's config (default {DEFAULT_CONFIG} if it exists)")
+    tp = commands.add_parser("tap", help=_("send one input or command to the running daemon"),
+                             description=_("Send one JSON input or command; print the answer. Exit 0 if "
+                                           "accepted, 1 if refused, 2 if the daemon cannot be reached."))
+    tp.add_argument("--config", metavar="FILE", help=config_help())
     tp.add_argument("--socket", metavar="PATH",
-                    help=f"the local API's Unix socket (default: the config's [api] socket, {DEFAULT_SOCKET})")
-    tp.add_argument("request", metavar="JSON", help='an input or command, e.g. \'{"type": "strike"}\'')
+                    help=socket_help())
+    tp.add_argument("request", metavar="JSON", help=_('an input or command, e.g. \'{"type": "strike"}\''))
     tp.set_defaults(run=tap)

@@ -31,7 +31,9 @@ from typing import TextIO
 import orjson
 
 from scoreboard.core.inputs import POCKETS, Cushion, Pocket, Strike, to_json
+from scoreboard.core.messages import msg
 from scoreboard.daemon.sources import SourceError, config_sources, gpio_source, opened, serial_source
+from scoreboard.i18n.environment import _, said
 from scoreboard.sensing.interface import Health, Report, Source
 
 SHORT = {"head_left": "HL", "head_right": "HR", "side_left": "SL", "side_right": "SR",
@@ -71,7 +73,7 @@ class WiringView:
         line = "  ".join(f"{SHORT[name]} {self.pockets[name]}" for name in POCKETS)
         if self.pockets["?"]:
             line += f"  ?? {self.pockets['?']}"
-        return f"pockets {line}"
+        return _("pockets {counts}").format(counts=line)
 
     def show(self, report: Report) -> str:
         """The line for one input or report."""
@@ -107,13 +109,15 @@ class WiringView:
 
     def summary(self) -> list[str]:
         """What the view saw in all: counts, the link of each source, faults still open."""
-        lines = [self.counts(), f"cushions {self.cushions}  strikes {self.strikes}"]
-        lines += [f"link {source}: {status}" for source, status in sorted(self.links.items())]
+        lines = [self.counts(), _("cushions {cushions}  strikes {strikes}").format(cushions=self.cushions,
+                                                                                  strikes=self.strikes)]
+        lines += [_("link {source}: {status}").format(source=source, status=status)
+                  for source, status in sorted(self.links.items())]
         if self.faults:
-            lines.append("open faults: " + "; ".join(
-                f"{source} {subject} ({detail})" for (source, subject), detail in sorted(self.faults.items())))
+            lines.append(_("open faults: {faults}").format(faults="; ".join(
+                f"{source} {subject} ({detail})" for (source, subject), detail in sorted(self.faults.items()))))
         else:
-            lines.append("open faults: none")
+            lines.append(_("open faults: none"))
         return lines
 
 
@@ -149,19 +153,20 @@ def build_sources(args: argparse.Namespace) -> list[Source]:
         try:
             config = load(args.config)
         except ConfigError as error:
-            raise SourceError(str(error)) from None
+            raise SourceError(error.message) from None
     serial_ports = list(args.serial or ())
     gpio = args.gpio
     if not serial_ports and not gpio:
         if config is None:
-            raise SourceError("name a sensor source: --serial PATH (a microcontroller), --gpio with --config FILE, "
-                        "or --config FILE alone for the sources it turns on")
+            raise SourceError(msg("name a sensor source: --serial PATH (a microcontroller), --gpio with --config "
+                                  "FILE, or --config FILE alone for the sources it turns on"))
         sources = config_sources(config)
         if not sources:
-            raise SourceError(f"{args.config} turns on no sensor source ([sensors.gpio] or [sensors.serial])")
+            raise SourceError(msg("{config} turns on no sensor source ([sensors.gpio] or [sensors.serial])",
+                                  config=args.config))
         return sources
     if gpio and (config is None or not config.sensors.gpio.lines()):
-        raise SourceError("--gpio takes its pins from [sensors.gpio] of a config file: give --config FILE")
+        raise SourceError(msg("--gpio takes its pins from [sensors.gpio] of a config file: give --config FILE"))
     baud = config.sensors.serial.baud if config is not None else None
     makers: list[Callable[[], Source]] = [functools.partial(serial_source, path, baud) for path in serial_ports]
     if gpio:
@@ -174,7 +179,7 @@ def run_sensors(args: argparse.Namespace) -> int:
     try:
         sources = build_sources(args)
     except SourceError as error:
-        print(f"devetka sensors: {error}", file=sys.stderr)
+        print(f"devetka sensors: {said(error.message)}", file=sys.stderr)
         return 2
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *_: stop.set())
@@ -193,7 +198,8 @@ def run_sensors(args: argparse.Namespace) -> int:
 
     try:
         if view is not None:
-            out.write("watching " + "; ".join(describe(source) for source in sources) + " (Ctrl-C stops)\n")
+            watched = "; ".join(describe(source) for source in sources)
+            out.write(_("watching {sources} (Ctrl-C stops)").format(sources=watched) + "\n")
             out.flush()
         for source in sources:
             source.start(reports.put)
@@ -217,7 +223,7 @@ def run_sensors(args: argparse.Namespace) -> int:
         pass
     try:
         if view is not None:
-            out.write("\n".join(["--- stopped", *view.summary()]) + "\n")
+            out.write("\n".join([_("--- stopped"), *view.summary()]) + "\n")
         out.flush()
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
@@ -233,41 +239,42 @@ def run_simulate_mcu(args: argparse.Namespace) -> int:
 def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``devetka simulate-mcu`` (here, so that ``devetka replay`` does not import the simulator)."""
     parser.add_argument("--link", required=True, metavar="PATH",
-                        help="the symlink to create to the pseudo-terminal (the host opens this path)")
+                        help=_("the symlink to create to the pseudo-terminal (the host opens this path)"))
     parser.add_argument("--play", required=True, metavar="LOG",
-                        help="a match log (JSON Lines), or - for standard input")
+                        help=_("a match log (JSON Lines), or - for standard input"))
     parser.add_argument("--speed", type=float, default=1.0, metavar="X",
-                        help="play X times faster than the log's t (default 1; inf: as fast as the host reads)")
+                        help=_("play X times faster than the log's t (default 1; inf: as fast as the host reads)"))
     parser.add_argument("--garbage", type=float, default=0.0, metavar="P",
-                        help="probability of a burst of random bytes before each frame (default 0)")
-    parser.add_argument("--seed", type=int, default=None, metavar="S", help="seed for the garbage and the boot id")
+                        help=_("probability of a burst of random bytes before each frame (default 0)"))
+    parser.add_argument("--seed", type=int, default=None, metavar="S", help=_("seed for the garbage and the boot id"))
     parser.add_argument("--trace", action="store_true",
-                        help='print one JSON line per frame written: {"seq","type","ball","t"} (t: time.monotonic())')
+                        help=_('print one JSON line per frame written: {"seq","type","ball","t"} '
+                               "(t: time.monotonic())"))
     parser.add_argument("--wait", type=float, default=math.inf, metavar="SECONDS",
-                        help="give up if no host pings within this time (default: wait for ever)")
+                        help=_("give up if no host pings within this time (default: wait for ever)"))
     parser.add_argument("--drain-timeout", type=float, default=30.0, metavar="SECONDS",
-                        help="how long to wait at the end for the host to read what was written (default 30)")
+                        help=_("how long to wait at the end for the host to read what was written (default 30)"))
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add ``sensors`` and ``simulate-mcu`` to the ``devetka`` command."""
     sensors = commands.add_parser(
-        "sensors", help="show what the sensors report, live: the installer's wiring check",
-        description="Show each sensor input as it fires, counts per pocket, faults and link status, "
-                    "until stopped (Ctrl-C or SIGTERM).")
+        "sensors", help=_("show what the sensors report, live: the installer's wiring check"),
+        description=_("Show each sensor input as it fires, counts per pocket, faults and link status, "
+                      "until stopped (Ctrl-C or SIGTERM)."))
     sensors.add_argument("--serial", action="append", metavar="PATH",
-                         help="a microcontroller on this serial port (e.g. /dev/serial/by-id/...); may be repeated")
+                         help=_("a microcontroller on this serial port (e.g. /dev/serial/by-id/...); may be repeated"))
     sensors.add_argument("--gpio", action="store_true",
-                         help="the sensors wired to the Pi's GPIO header (pins from --config)")
+                         help=_("the sensors wired to the Pi's GPIO header (pins from --config)"))
     sensors.add_argument("--config", metavar="FILE",
-                         help="the table's TOML config: the GPIO pins, the serial port; with no --serial or --gpio, "
-                              "the sources it turns on")
+                         help=_("the table's TOML config: the GPIO pins, the serial port; with no --serial or --gpio, "
+                                "the sources it turns on"))
     sensors.add_argument("--json", action="store_true",
-                         help="one match-log JSON line per input, and health as lines of type health")
+                         help=_("one match-log JSON line per input, and health as lines of type health"))
     sensors.set_defaults(run=run_sensors)
     simulate = commands.add_parser(
-        "simulate-mcu", help="a fake pocket-sensor microcontroller on a pseudo-terminal, playing a match log",
-        description="Create a pseudo-terminal reachable at --link, wait for a host to ping, play the strike, "
-                    "cushion and pocket inputs of a match log as frames, and exit once the host has read them.")
+        "simulate-mcu", help=_("a fake pocket-sensor microcontroller on a pseudo-terminal, playing a match log"),
+        description=_("Create a pseudo-terminal reachable at --link, wait for a host to ping, play the strike, "
+                      "cushion and pocket inputs of a match log as frames, and exit once the host has read them."))
     add_simulate_arguments(simulate)
     simulate.set_defaults(run=run_simulate_mcu)

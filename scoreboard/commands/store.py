@@ -23,6 +23,8 @@ import sys
 
 import orjson
 
+from scoreboard.i18n.environment import _, said
+
 
 def export_lines(path: str, match_id: int | None) -> list[str]:
     """The match's log as JSON lines, ``match_start`` first; the latest match when ``match_id`` is None."""
@@ -104,7 +106,8 @@ def stats_lines(path: str, player: str | None, since: str | None, aliases: dict[
 def _alias(text: str) -> tuple[str, str]:
     wrong, equals, right = text.partition("=")
     if not equals or not wrong.strip() or not right.strip():
-        raise argparse.ArgumentTypeError(f"--alias takes MISSPELT=NAME, e.g. 'Ana K=Ana Kovač', not {text!r}")
+        raise argparse.ArgumentTypeError(_("--alias takes MISSPELT=NAME, e.g. 'Ana K=Ana Kovač', not {text}").format(
+            text=repr(text)))
     return " ".join(wrong.split()), " ".join(right.split())
 
 
@@ -114,7 +117,8 @@ def _date(text: str) -> str:
     try:
         return datetime.date.fromisoformat(text).isoformat()
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--since takes a date as YYYY-MM-DD, not {text!r}") from None
+        raise argparse.ArgumentTypeError(_("--since takes a date as YYYY-MM-DD, not {text}").format(
+            text=repr(text))) from None
 
 
 def run_stats(args: argparse.Namespace) -> int:
@@ -127,7 +131,7 @@ def _print(name: str, make) -> int:
     try:
         lines = make()
     except StoreError as error:
-        print(f"devetka {name}: {error}", file=sys.stderr)
+        print(f"devetka {name}: {said(error.message)}", file=sys.stderr)
         return 2
     try:
         sys.stdout.write("".join(line + "\n" for line in lines))
@@ -152,28 +156,28 @@ def run_matches(args: argparse.Namespace) -> int:
 def register(commands: argparse._SubParsersAction) -> None:
     """Add ``export`` and ``matches`` to the ``devetka`` command."""
     export = commands.add_parser(
-        "export", help="print a stored match as a match log that devetka replay reads",
-        description="Print a match from the store as JSON Lines, match_start first (default: the latest match).")
-    export.add_argument("--store", required=True, metavar="FILE", help="the daemon's store (SQLite file)")
-    export.add_argument("--match", type=int, metavar="ID", help="the match id (see devetka matches)")
+        "export", help=_("print a stored match as a match log that devetka replay reads"),
+        description=_("Print a match from the store as JSON Lines, match_start first (default: the latest match)."))
+    export.add_argument("--store", required=True, metavar="FILE", help=_("the daemon's store (SQLite file)"))
+    export.add_argument("--match", type=int, metavar="ID", help=_("the match id (see devetka matches)"))
     export.add_argument("--result", action="store_true",
-                        help="the match's result as one JSON object (docs/league.md) instead of its log")
+                        help=_("the match's result as one JSON object (docs/league.md) instead of its log"))
     export.set_defaults(run=run_export)
     listing = commands.add_parser(
-        "matches", help="list the stored matches, one JSON line each",
-        description="One JSON line per stored match: id, started, players, race, score, winner (null while "
-                    "unfinished).")
-    listing.add_argument("--store", required=True, metavar="FILE", help="the daemon's store (SQLite file)")
-    listing.add_argument("--csv", action="store_true", help="one CSV row per match, a header first (docs/league.md)")
+        "matches", help=_("list the stored matches, one JSON line each"),
+        description=_("One JSON line per stored match: id, started, players, race, score, winner (null while "
+                      "unfinished)."))
+    listing.add_argument("--store", required=True, metavar="FILE", help=_("the daemon's store (SQLite file)"))
+    listing.add_argument("--csv", action="store_true", help=_("one CSV row per match, a header first (docs/league.md)"))
     listing.set_defaults(run=run_matches)
     stats = commands.add_parser(
-        "stats", help="each player's figures across the stored matches, one JSON line each",
-        description="Matches and racks played and won, break-and-run rate, balls per inning, fouls per rack and "
-                    "nines on the break of each player (docs/league.md). Names are matched as stored, spaces "
-                    "collapsed; --alias merges a misspelt one.")
-    stats.add_argument("--store", required=True, metavar="FILE", help="the daemon's store (SQLite file)")
-    stats.add_argument("--player", metavar="NAME", help="only this player")
-    stats.add_argument("--since", type=_date, metavar="YYYY-MM-DD", help="only matches begun on or after this day")
+        "stats", help=_("each player's figures across the stored matches, one JSON line each"),
+        description=_("Matches and racks played and won, break-and-run rate, balls per inning, fouls per rack and "
+                      "nines on the break of each player (docs/league.md). Names are matched as stored, spaces "
+                      "collapsed; --alias merges a misspelt one."))
+    stats.add_argument("--store", required=True, metavar="FILE", help=_("the daemon's store (SQLite file)"))
+    stats.add_argument("--player", metavar="NAME", help=_("only this player"))
+    stats.add_argument("--since", type=_date, metavar="YYYY-MM-DD", help=_("only matches begun on or after this day"))
     stats.add_argument("--alias", type=_alias, action="append", metavar="MISSPELT=NAME",
-                       help="count MISSPELT as NAME (repeatable)")
+                       help=_("count MISSPELT as NAME (repeatable)"))
     stats.set_defaults(run=run_stats)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import os
 
+from scoreboard.i18n.environment import _
+
 #: Kivy's settings for ``devetka ui``, read when Kivy is first imported: our arguments are not Kivy's; Kivy
 #: logs but leaves stderr alone; the clock's wait between frames ends as soon as a state is handed over
 #: (the "interrupt" clock), so a change is drawn at the next frame rather than one frame later.
@@ -24,9 +26,10 @@ def parse_size(text: str) -> tuple[int, int]:
     try:
         width, height = (int(part) for part in text.lower().split("x"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT in pixels, e.g. 800x480, got {text!r}") from None
+        raise argparse.ArgumentTypeError(_("expected WIDTHxHEIGHT in pixels, e.g. 800x480, got {text}").format(
+            text=repr(text))) from None
     if width < 320 or height < 240:
-        raise argparse.ArgumentTypeError(f"the window must be at least 320x240, got {text!r}")
+        raise argparse.ArgumentTypeError(_("the window must be at least 320x240, got {text}").format(text=repr(text)))
     return width, height
 
 
@@ -46,17 +49,17 @@ def run(args: argparse.Namespace) -> int:
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add ``ui`` to the ``devetka`` command."""
-    from scoreboard.commands.run import DEFAULT_CONFIG, DEFAULT_SOCKET
+    from scoreboard.commands.run import config_help, socket_help
 
-    ui = commands.add_parser("ui", help="the touchscreen scoreboard (Kivy), a client of the running daemon",
-                             description="Show the match on the touchscreen and send the players' taps to "
-                                         "the daemon (devetka run) over the local API.")
-    ui.add_argument("--config", metavar="FILE", help=f"the table's config (default {DEFAULT_CONFIG} if it exists)")
+    ui = commands.add_parser("ui", help=_("the touchscreen scoreboard (Kivy), a client of the running daemon"),
+                             description=_("Show the match on the touchscreen and send the players' taps to "
+                                           "the daemon (devetka run) over the local API."))
+    ui.add_argument("--config", metavar="FILE", help=config_help())
     ui.add_argument("--socket", metavar="PATH",
-                    help=f"the local API's Unix socket (default: the config's [api] socket, {DEFAULT_SOCKET})")
+                    help=socket_help())
     ui.add_argument("--size", metavar="WxH", type=parse_size, default=(800, 480),
-                    help="the window size in pixels (default 800x480)")
-    ui.add_argument("--fullscreen", action="store_true", help="fill the screen (the Pi's touchscreen, a TV)")
+                    help=_("the window size in pixels (default 800x480)"))
+    ui.add_argument("--fullscreen", action="store_true", help=_("fill the screen (the Pi's touchscreen, a TV)"))
     ui.add_argument("--note", metavar="TEXT", default="",
-                    help="a word shown on the live screen under the rack (devetka demo: SIMULATED)")
+                    help=_("a word shown on the live screen under the rack (devetka demo: SIMULATED)"))
     ui.set_defaults(run=run)

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from scoreboard.core.messages import Message, msg
 from scoreboard.referee.config import Config
 from scoreboard.sensing.interface import Source
 
 
 class SourceError(Exception):
-    """A sensor source that cannot be started: the message says why and what to try."""
+    """A sensor source that cannot be started: the message says why and what to try (``str(error)`` in English,
+    ``render(error.message, catalog)`` in another language)."""
+
+    def __init__(self, message: Message | str) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
 def config_sources(config: Config) -> list[Source]:
@@ -51,5 +57,5 @@ def gpio_source(config: Config) -> Source:
     try:
         return GpioSource.from_config(config.sensors, pin_factory=None)
     except (GPIOZeroError, OSError) as error:
-        raise SourceError(f"cannot use the GPIO pins: {error} (not a Raspberry Pi? GPIOZERO_PIN_FACTORY=mock "
-                    f"tries the software without one)") from None
+        raise SourceError(msg("cannot use the GPIO pins: {error} (not a Raspberry Pi? GPIOZERO_PIN_FACTORY=mock "
+                              "tries the software without one)", error=str(error))) from None

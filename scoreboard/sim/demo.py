@@ -49,6 +49,7 @@ from scoreboard.core.inputs import (
 )
 from scoreboard.core.match import Match
 from scoreboard.core.output import state_line
+from scoreboard.i18n.environment import _, ngettext, said
 from scoreboard.sim.table import Sensors, SimulatedTable
 
 STRIKE_PIN = 17
@@ -483,7 +484,8 @@ def player_pair(text: str) -> tuple[str, str]:
     try:
         return players_of(text.split(","))
     except InputError as error:
-        raise argparse.ArgumentTypeError(f"--players takes NAME,NAME: {error}") from None
+        raise argparse.ArgumentTypeError(_("--players takes NAME,NAME: {error}").format(
+            error=said(error.message))) from None
 
 
 def broker_address(text: str) -> tuple[str, int]:
@@ -495,17 +497,17 @@ def broker_address(text: str) -> tuple[str, int]:
     host, colon, port = text.rpartition(":")
     host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
     if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"--broker takes HOST:PORT, e.g. localhost:1883, not {text!r}")
+        raise ValueError(_("--broker takes HOST:PORT, e.g. localhost:1883, not {text}").format(text=repr(text)))
     return host, int(port)
 
 
 def run(args: argparse.Namespace) -> int:
     """``devetka demo``: 0 after the racks or the match were played and refereed, 1 if not, 2 for bad options."""
     if not args.speed > 0:
-        print("devetka demo: --speed must be above 0", file=sys.stderr)
+        print(_("devetka demo: --speed must be above 0"), file=sys.stderr)
         return 2
     if args.racks is not None and args.racks < 1:
-        print("devetka demo: --racks must be at least 1", file=sys.stderr)
+        print(_("devetka demo: --racks must be at least 1"), file=sys.stderr)
         return 2
     try:
         broker = broker_address(args.broker) if args.broker is not None else None
@@ -525,12 +527,13 @@ def _private_broker(stack: contextlib.ExitStack) -> tuple[str, int] | None:
     from scoreboard.sim.broker import BrokerError, PrivateBroker
 
     if not PrivateBroker.available():
-        print("devetka demo: mosquitto is not installed: running without MQTT", flush=True)
+        print(_("devetka demo: mosquitto is not installed: running without MQTT"), flush=True)
         return None
     try:
         broker = stack.enter_context(PrivateBroker())
     except BrokerError as error:
-        print(f"devetka demo: could not start a Mosquitto of its own, running without MQTT: {error}", flush=True)
+        print(_("devetka demo: could not start a Mosquitto of its own, running without MQTT: {error}").format(
+            error=error), flush=True)
         return None
     return broker.host, broker.port
 
@@ -546,17 +549,20 @@ def has_display(environ: dict[str, str] | None = None) -> bool:
 
 
 def _run(options: DemoOptions, headless: bool) -> int:
-    store = options.store or "a temporary store (removed at exit; --store FILE keeps it)"
-    length = f"{options.racks} rack{'s' * (options.racks != 1)}" if options.racks else "the whole match"
-    print(f"devetka demo: table {options.table!r}, {options.players[0]} v {options.players[1]}, race to "
-          f"{options.race[0]}, {length}, seed {options.seed}, {options.speed:g}x speed; {store}", flush=True)
+    store = options.store or _("a temporary store (removed at exit; --store FILE keeps it)")
+    length = ngettext("{n} rack", "{n} racks", options.racks).format(n=options.racks) if options.racks \
+        else _("the whole match")
+    print(_("devetka demo: table {table}, {player0} v {player1}, race to {race}, {length}, seed {seed}, {speed}x "
+            "speed; {store}").format(table=repr(options.table), player0=options.players[0],
+                                     player1=options.players[1], race=options.race[0], length=length,
+                                     seed=options.seed, speed=f"{options.speed:g}", store=store), flush=True)
     if options.broker is not None:
         host, port = options.broker
         print(f"devetka demo: MQTT on {host}:{port}: mosquitto_sub -h {host} -p {port} -t "
               f"'devetka/{options.table}/#' -v", flush=True)
     screen = not headless and has_display()
     if not headless and not screen:
-        print("devetka demo: no display (DISPLAY is not set): the match is shown here, not on the touchscreen",
+        print(_("devetka demo: no display (DISPLAY is not set): the match is shown here, not on the touchscreen"),
               flush=True)
 
     def out(line: str) -> None:
@@ -570,35 +576,38 @@ def _run(options: DemoOptions, headless: bool) -> int:
         print(f"devetka demo: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("devetka demo: stopped before the end", file=sys.stderr)
+        print(_("devetka demo: stopped before the end"), file=sys.stderr)
         return 130
     racks = state["rack"] - 1 if state["match_winner"] is None else sum(state["score"])
-    kept = f" in {options.store}: devetka export --store {options.store} | devetka replay -" if options.store else ""
-    print(f"devetka demo: {racks} rack{'s' * (racks != 1)} refereed, {state['seq']} inputs stored "
-          f"(match {state['match_id']}){kept}", flush=True)
+    kept = _(" in {store}: devetka export --store {store} | devetka replay -").format(store=options.store) \
+        if options.store else ""
+    print(ngettext("devetka demo: {n} rack refereed, {inputs} inputs stored (match {match}){kept}",
+                   "devetka demo: {n} racks refereed, {inputs} inputs stored (match {match}){kept}", racks).format(
+        n=racks, inputs=state["seq"], match=state["match_id"], kept=kept), flush=True)
     return 0
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add ``demo`` to the ``devetka`` command."""
-    dm = commands.add_parser("demo", help="a simulated table plays a match through the real daemon",
-                             description="A simulated table plays nine-ball through the real daemon: the "
-                                         "microcontroller simulator on a pseudo-terminal, a mock GPIO strike "
-                                         "sensor, taps on the local API. Exit 0 once it is refereed.")
-    dm.add_argument("--headless", action="store_true", help="no touchscreen: the match as text in this terminal")
-    dm.add_argument("--racks", type=int, metavar="N", help="stop after N racks (default: the whole match, race to 3)")
-    dm.add_argument("--seed", type=int, default=1, metavar="S", help="which match is played (default 1)")
+    dm = commands.add_parser("demo", help=_("a simulated table plays a match through the real daemon"),
+                             description=_("A simulated table plays nine-ball through the real daemon: the "
+                                           "microcontroller simulator on a pseudo-terminal, a mock GPIO strike "
+                                           "sensor, taps on the local API. Exit 0 once it is refereed."))
+    dm.add_argument("--headless", action="store_true", help=_("no touchscreen: the match as text in this terminal"))
+    dm.add_argument("--racks", type=int, metavar="N",
+                    help=_("stop after N racks (default: the whole match, race to 3)"))
+    dm.add_argument("--seed", type=int, default=1, metavar="S", help=_("which match is played (default 1)"))
     dm.add_argument("--speed", type=float, default=1.0, metavar="X",
-                    help="time runs X times faster, the settle timer's included (default 1: real time)")
-    dm.add_argument("--table", default="demo", metavar="ID", help="the table's id (default 'demo')")
+                    help=_("time runs X times faster, the settle timer's included (default 1: real time)"))
+    dm.add_argument("--table", default="demo", metavar="ID", help=_("the table's id (default 'demo')"))
     dm.add_argument("--players", type=player_pair, default=("Ana", "Ben"), metavar="NAME,NAME",
-                    help="the two players (default Ana,Ben)")
-    dm.add_argument("--store", metavar="FILE", help="keep the match in this store (default: a temporary one)")
+                    help=_("the two players (default Ana,Ben)"))
+    dm.add_argument("--store", metavar="FILE", help=_("keep the match in this store (default: a temporary one)"))
     dm.add_argument("--broker", metavar="HOST:PORT",
-                    help="publish over MQTT to this broker (default: a Mosquitto of the demo's own, if installed)")
-    dm.add_argument("--no-mqtt", action="store_true", help="no MQTT at all")
+                    help=_("publish over MQTT to this broker (default: a Mosquitto of the demo's own, if installed)"))
+    dm.add_argument("--no-mqtt", action="store_true", help=_("no MQTT at all"))
     dm.add_argument("--hold", action="store_true",
-                    help="once played, keep the daemon serving (and publishing) until SIGINT or SIGTERM")
+                    help=_("once played, keep the daemon serving (and publishing) until SIGINT or SIGTERM"))
     dm.set_defaults(run=run)
 
 

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from scoreboard.i18n.environment import _
 from scoreboard.sim.broker import BrokerError, ConfiguredBroker, free_port
 from scoreboard.sim.children import die_with_parent
 from scoreboard.sim.demo import HELD, has_display
@@ -217,13 +218,13 @@ def run_venue(options: VenueOptions, out: Callable[[str], None] = print) -> int:
 
 def run(args: argparse.Namespace) -> int:
     if args.tables < 1 or args.tables > 50:
-        print("devetka venue-demo: --tables must be from 1 to 50", file=sys.stderr)
+        print(_("devetka venue-demo: --tables must be from 1 to 50"), file=sys.stderr)
         return 2
     if args.racks < 1:
-        print("devetka venue-demo: --racks must be at least 1", file=sys.stderr)
+        print(_("devetka venue-demo: --racks must be at least 1"), file=sys.stderr)
         return 2
     if not args.speed > 0:
-        print("devetka venue-demo: --speed must be above 0", file=sys.stderr)
+        print(_("devetka venue-demo: --speed must be above 0"), file=sys.stderr)
         return 2
 
     def out(line: str) -> None:
@@ -235,16 +236,17 @@ def run(args: argparse.Namespace) -> int:
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add ``venue-demo`` to the ``devetka`` command."""
-    vd = commands.add_parser("venue-demo", help="a venue on this machine: a venue broker, simulated tables, the board",
-                             description="A venue broker, N simulated tables (each the real daemon with its own "
-                                         "Mosquitto bridged to the venue) and the board, on this machine.")
-    vd.add_argument("--tables", type=int, default=4, metavar="N", help="how many tables (default 4, at most 50)")
-    vd.add_argument("--racks", type=int, default=1, metavar="R", help="racks each table plays (default 1)")
-    vd.add_argument("--speed", type=float, default=10.0, metavar="X", help="time runs X times faster (default 10)")
-    vd.add_argument("--store-dir", metavar="DIR", help="keep table ID's store at DIR/ID.sqlite3")
-    vd.add_argument("--headless", action="store_true", help="no browser on the board, even with a display")
+    vd = commands.add_parser("venue-demo",
+                             help=_("a venue on this machine: a venue broker, simulated tables, the board"),
+                             description=_("A venue broker, N simulated tables (each the real daemon with its own "
+                                           "Mosquitto bridged to the venue) and the board, on this machine."))
+    vd.add_argument("--tables", type=int, default=4, metavar="N", help=_("how many tables (default 4, at most 50)"))
+    vd.add_argument("--racks", type=int, default=1, metavar="R", help=_("racks each table plays (default 1)"))
+    vd.add_argument("--speed", type=float, default=10.0, metavar="X", help=_("time runs X times faster (default 10)"))
+    vd.add_argument("--store-dir", metavar="DIR", help=_("keep table ID's store at DIR/ID.sqlite3"))
+    vd.add_argument("--headless", action="store_true", help=_("no browser on the board, even with a display"))
     vd.add_argument("--engine", choices=sorted(ENGINES), default="mosquitto",
-                    help="the venue's broker: one Mosquitto (default), or a cluster of three NATS nodes")
+                    help=_("the venue's broker: one Mosquitto (default), or a cluster of three NATS nodes"))
     vd.set_defaults(run=run)
 
 
