@@ -42,7 +42,7 @@ class InputError(ValueError):
     ``str(error)`` is the English, ``render(error.message, catalog)`` another language)."""
 
     def __init__(self, message: Message | str) -> None:
-        super().__init__(str(message))
+        super().__init__(message)  # put into words when read (``str``), not when raised
         self.message = message
 
 

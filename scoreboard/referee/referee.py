@@ -138,6 +138,23 @@ def _verdict(verdict: Verdict, words: Catalog) -> dict[str, Any]:
                 cites=list(cites(verdict, said)))
 
 
+class _Kept:
+    """The values last made from their keys, made again when a key changes: ``kept(key, make)``. A key's parts
+    are compared as a tuple compares them, so a verdict that is the same object costs no deep comparison."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[tuple, Any]] = {}
+
+    def __call__(self, key: tuple, make: Callable[[], Any]) -> Any:
+        name = key[0]
+        kept = self._kept.get(name)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        value = make()
+        self._kept[name] = (key, value)
+        return value
+
+
 def _profiles_offered(defaults: MatchConfig) -> dict[str, dict[str, Any]]:
     """The rule profiles the setup screen may pick, each as the ``rules`` of its ``match_start`` (the table's
     sensor options kept): only the venue's own when it locked it."""
@@ -196,6 +213,9 @@ class Referee:
         """Why the store's current match could not be resumed (then no match is served); None when it was."""
         self.taken_back: dict[str, Any] | None = None
         """What the last input took back, when it was an ``undo`` or ``undo_shot`` (served until the next change)."""
+        self._said = _Kept()
+        """The served ruling and undo in words, kept while their verdict and language stay: most inputs (a
+        cushion, a pocket) leave the last ruling as it was, and saying it is a third of a state's words."""
         try:
             self._resume()
         except (StoreError, RuleError) as error:  # never a crash loop on a bad log: serve no match, say why
@@ -567,10 +587,14 @@ class Referee:
                        actions=dict(refused(NO_MATCH, words), rack_mode={"ok": False, "why": render(NO_MATCH, words)}))
             return out
         verdict = match.last_verdict()
-        out["last_verdict"] = _verdict(verdict, words) if verdict is not None else None
+        out["last_verdict"] = None if verdict is None else self._said(("verdict", verdict, words),
+                                                                       lambda: _verdict(verdict, words))
         target = match.undo_target
         out["undo"] = to_json(target) if target is not None else None
-        out["undo_shot"] = _said(_shot_taken_back(match), words)
+        last = match.last_shot()
+        out["undo_shot"] = None if last is None else self._said(
+            ("undo_shot", last.verdict, last.in_progress, len(last.inputs), words),
+            lambda: _said(_shot_taken_back(match), words))
         out["taken_back"] = _said(self.taken_back, words)
         out["shot_reopened"] = self.timer.reopened and match.state.shot is not None
         out["rules"] = match.match_start.options.to_json()

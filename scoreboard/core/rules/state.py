@@ -37,7 +37,7 @@ class RuleError(ValueError):
     """
 
     def __init__(self, message: Message | str, why: Message | None = None) -> None:
-        super().__init__(str(message))
+        super().__init__(message)  # put into words when read: the served actions try many taps and read none
         self.message = message
         self.why = why
 
