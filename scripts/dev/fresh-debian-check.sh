@@ -96,6 +96,9 @@ mount_in /proc -t proc proc
 mount_in /sys --bind /sys
 mount_in /dev --bind /dev
 mount_in /dev/pts --bind /dev/pts
+# A booted Debian has /dev/shm as a tmpfs anyone may write; the bind of /dev above has only devtmpfs's
+# root-owned directory there (shm_open as a user fails: cage's buffers, tests/venue/test_kiosk.py).
+mount_in /dev/shm -t tmpfs -o mode=1777,nosuid,nodev tmpfs
 
 # --- Fresh clone of HEAD ----------------------------------------------------
 say "cloning $head into $CHROOT$DEST"
