@@ -294,10 +294,14 @@ class Referee:
             return self._apply(due)
         return Reply(True, self.state(), changed=True) if due else None
 
+    def _refuse(self, message: Arg, **fields: Any) -> Reply:
+        """A refusal in the players' language now."""
+        return refusal(message, self.words(), **fields)
+
     def handle(self, request: Any) -> Reply:
         """One request: a control command (``cmd``) or a match-log input; never raises for a bad request."""
         if not isinstance(request, dict):
-            return refusal(msg("a request must be a JSON object"), self.words())
+            return self._refuse(msg("a request must be a JSON object"))
         if "cmd" in request:
             return self._command(request)
         return self._input(request)
@@ -323,26 +327,25 @@ class Referee:
         if cmd == "pin":
             return self._check_pin(request.get("pin"))
         if isinstance(cmd, str):
-            return refusal(msg("unknown command {command} (known: {known})", command=repr(cmd), known=COMMANDS),
-                           self.words())
-        return refusal(msg("cmd must be a string naming a command ({known})", known=COMMANDS), self.words())
+            return self._refuse(msg("unknown command {command} (known: {known})", command=repr(cmd), known=COMMANDS))
+        return self._refuse(msg("cmd must be a string naming a command ({known})", known=COMMANDS))
 
     def _result(self, match_id: Any) -> Reply:
         """One stored match's result for the touchscreen's QR code: the text of ``devetka export --result`` and
         of its compact form (``scoreboard.referee.results``)."""
         if type(match_id) is not int:
-            return refusal(msg("result needs match: a stored match's id (a whole number), not {value}",
-                               value=repr(match_id)), self.words())
+            return self._refuse(msg("result needs match: a stored match's id (a whole number), not {value}",
+                                    value=repr(match_id)))
         try:
             texts = result_texts(self.store, match_id)
         except StoreError as error:
-            return refusal(error.message, self.words())
+            return self._refuse(error.message)
         return Reply(True, dict(self.state(), match=match_id, **texts))
 
     def _rack_mode(self, on: Any) -> Reply:
         """Players are racking: the sources drop pocket inputs until it ends (this command, or a strike)."""
         if not isinstance(on, bool):
-            return refusal(msg("rack_mode needs on: true or false"), self.words())
+            return self._refuse(msg("rack_mode needs on: true or false"))
         self.set_rack_mode(on)
         return Reply(True, self.state(), changed=True)
 
@@ -353,8 +356,7 @@ class Referee:
         from scoreboard.referee.settings import LIVE
 
         if self.overrides is None:
-            return refusal(msg("settings: this daemon keeps no settings file (started without a data directory)"),
-                           self.words())
+            return self._refuse(msg("settings: this daemon keeps no settings file (started without a data directory)"))
         changes = request.get("set")
         restart = False
         if changes is not None:
@@ -364,10 +366,10 @@ class Referee:
             try:
                 config = self.overrides.set(changes)
             except ConfigError as error:
-                return refusal(msg("settings not saved: {problem}", problem=error.message), self.words())
+                return self._refuse(msg("settings not saved: {problem}", problem=error.message))
             except OSError as error:
-                return refusal(msg("settings not saved: {problem}", problem=msg(
-                    "cannot write {path}: {error}", path=str(self.overrides.path), error=str(error))), self.words())
+                return self._refuse(msg("settings not saved: {problem}", problem=msg(
+                    "cannot write {path}: {error}", path=str(self.overrides.path), error=str(error))))
             self.timer.settle_after = config.shots.settle_after_s
             self.language = config.table.language
             self.sound = config.ui.sound
@@ -377,13 +379,12 @@ class Referee:
     def _check_pin(self, pin: Any) -> Reply:
         """The touchscreen's keypad asks the daemon, which alone knows the PIN."""
         if self.overrides is None:
-            return refusal(msg("pin: this daemon keeps no settings (started without a data directory)"),
-                           self.words())
+            return self._refuse(msg("pin: this daemon keeps no settings (started without a data directory)"))
         current = self.overrides.pin()
         if current is None:
-            return refusal(NO_PIN, self.words())
+            return self._refuse(NO_PIN)
         if pin != current:
-            return refusal(WRONG_PIN, self.words(), wrong_pin=pin is not None)
+            return self._refuse(WRONG_PIN, wrong_pin=pin is not None)
         return Reply(True, self.state())
 
     def _pin_refusal(self, pin: Any, changes: Any) -> Reply | None:
@@ -392,12 +393,12 @@ class Referee:
         if current is None:
             if isinstance(changes, dict) and "ui.pin" in changes:
                 return None
-            return refusal(msg("settings not saved: {problem}", problem=NO_PIN), self.words())
+            return self._refuse(msg("settings not saved: {problem}", problem=NO_PIN))
         if pin is None:
-            return refusal(msg("settings not saved: {problem}", problem=msg(
-                "a change needs the PIN ({field})", field='"pin": "..."')), self.words())
+            return self._refuse(msg("settings not saved: {problem}", problem=msg(
+                "a change needs the PIN ({field})", field='"pin": "..."')))
         if pin != current:
-            return refusal(msg("settings not saved: {problem}", problem=WRONG_PIN), self.words(), wrong_pin=True)
+            return self._refuse(msg("settings not saved: {problem}", problem=WRONG_PIN), wrong_pin=True)
         return None
 
     def set_rack_mode(self, on: bool) -> None:
@@ -410,7 +411,7 @@ class Referee:
         if raw is None:
             raw = {}
         if not isinstance(raw, dict):
-            return refusal(msg("new_match: match_start must be the match_start input as an object"), self.words())
+            return self._refuse(msg("new_match: match_start must be the match_start input as an object"))
         defaults = self.defaults
         raw = {"type": "match_start", "v": 1, "players": list(defaults.players), "race": list(defaults.race),
                "breaker": 0, "rules": defaults.rules.to_json(), **raw}
@@ -421,26 +422,25 @@ class Referee:
         try:
             match_start = parse(raw)
         except InputError as error:
-            return refusal(msg("match_start: {problem}", problem=error.message), self.words())
+            return self._refuse(msg("match_start: {problem}", problem=error.message))
         if not isinstance(match_start, MatchStart):
-            return refusal(msg("new_match needs a match_start, not {type}", type=repr(raw.get("type"))),
-                           self.words())
+            return self._refuse(msg("new_match needs a match_start, not {type}", type=repr(raw.get("type"))))
         if defaults.locked:
             unlike = profiles.differences(match_start.options, defaults.rules)
             if unlike:
                 option = unlike[0]
                 wanted = defaults.rules.to_json()[option]
-                return refusal(msg('match_start: the venue locked the rules to profile "{profile}": rules.{option} '
-                                   "must be {value}", profile=str(defaults.profile), option=option,
-                                   value=json.dumps(wanted)), self.words())
+                return self._refuse(msg('match_start: the venue locked the rules to profile "{profile}": '
+                                        'rules.{option} must be {value}', profile=str(defaults.profile), option=option,
+                                        value=json.dumps(wanted)))
         match_start = replace(match_start, t=self.now())  # the daemon stamps the match's time
         match = Match(match_start)
         try:
             match_id = self.store.start_match(match_start)
         except Exception as error:  # sqlite3 or the disk: the match stays as it was
             self._store_failed(error)
-            return refusal(msg("the store could not start the match: {error}", error=_error_words(error)), self.words(),
-                           changed=True)
+            return self._refuse(msg("the store could not start the match: {error}", error=_error_words(error)),
+                                changed=True)
         self._store_works()
         self.match, self.match_id, self.seq = match, match_id, 0
         self.taken_back = None
@@ -454,10 +454,10 @@ class Referee:
         try:
             item = parse(raw)
         except InputError as error:
-            return refusal(error.message, self.words())
+            return self._refuse(error.message)
         if isinstance(item, MatchStart):
-            return refusal(msg("a match_start begins a new match: send {command}",
-                               command='{"cmd": "new_match", ...}'), self.words())
+            return self._refuse(msg("a match_start begins a new match: send {command}",
+                                    command='{"cmd": "new_match", ...}'))
         if item.t is not None:
             item = replace(item, t=None)  # the daemon stamps the match's time: a sent t would move its clock
         return self._apply(item)
@@ -468,17 +468,17 @@ class Referee:
             item = replace(item, t=self.now())
         match = self.match
         if match is None:
-            return refusal(msg("no match yet: start one with {command}",
-                               command='{"cmd": "new_match", "match_start": {...}}'), self.words())
+            return self._refuse(msg("no match yet: start one with {command}",
+                                    command='{"cmd": "new_match", "match_start": {...}}'))
         too_late = self._clock_refusal(item)
         if too_late is not None:
-            return refusal(too_late, self.words())
+            return self._refuse(too_late)
         before, applied = match.state, match.applied_count
         taken_back = _taking_back(match, item)
         try:
             step = match.apply(item)
         except RuleError as error:
-            return refusal(error.message, self.words())
+            return self._refuse(error.message)
         if match.state is before and match.applied_count == applied and not isinstance(item, Undo):
             self.timer.seen(item, match.state)
             return Reply(True, self.state())  # applied but changed nothing (a settle on a still table)
@@ -544,9 +544,9 @@ class Referee:
             self._resume()
         except Exception as again:  # a log that no longer folds, or the disk: serve no match rather than a wrong one
             self.match = None
-            return refusal(msg("{problem}; the match could not be read back either: {error}", problem=message,
-                               error=_error_words(again)), self.words(), changed=True)
-        return refusal(message, self.words(), changed=True)
+            return self._refuse(msg("{problem}; the match could not be read back either: {error}", problem=message,
+                                    error=_error_words(again)), changed=True)
+        return self._refuse(message, changed=True)
 
     def _store_failed(self, error: Exception) -> None:
         """The store's trouble goes into the state's health, so the screen and the dashboards show it."""
