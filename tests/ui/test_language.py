@@ -210,7 +210,7 @@ def test_a_wrong_pin_and_a_refused_setting_are_said_in_croatian(screen, table, s
     screen.type("0")
     screen.tap_key("Done")
     screen.tap_id("save")
-    refusal = "postavke nisu spremljene: shots.settle_after_s: očekuje se broj sekundi > 0, zadano: 0"
+    refusal = "postavke nisu spremljene: shots.settle_after_s: očekuje se broj sekundi > 0, a ne 0"
     screen.wait_for(lambda: screen.app.message == refusal, "the refused setting said in Croatian")
     screen.wait_for(lambda: screen.text("message") == refusal, "the refusal on the screen")
     shots = [screen.screenshot("hr/settings-refused")]
