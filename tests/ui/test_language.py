@@ -72,7 +72,7 @@ def test_screenshots_of_every_screen_in_croatian(screen, table, size):
     screen.wait_for(lambda: screen.current == "live" and screen.text("status") == f"Na potezu: {ben}", "Ben shooting")
     assert screen.text("ruling").endswith(f"{ben} igra s ostavljene pozicije.")
     table.play(*BAD_HIT, *BAD_HIT, *BAD_HIT, *BAD_HIT)
-    screen.wait_for(lambda: screen.text("warning") == "DVA FAULA: TREĆI GUBI PARTIJU (5.13)", "the 5.13 banner")
+    screen.wait_for(lambda: screen.text("warning") == "UPOZORENJE: DVA UZASTOPNA FAULA (5.13)", "the 5.13 banner")
     assert screen.text("status") == f"Na potezu: {ben} –\nBIJELA U RUCI"
     looked_at(screen, "live-two-fouls", shots)
     screen.tap_id("fouls")
