@@ -764,10 +764,10 @@
 },
 "5.11": {
 "text": "Neubačena kugla se smatra izbačenom sa stola kada se zaustavi bilo gdje osim na igraćoj površini stola. Faul je izbaciti kuglu sa stola. Izbačena kugla (ili kugle) ne vraćaju se na stol (iznimka: ako je devetka izbačena onda se vraća na stol) i igra se nastavlja.",
-"title": "KUGLA IZBACENA SA STOLA"
+"title": "KUGLA IZBAČENA SA STOLA"
 },
 "5.12": {
-"text": "Ako u meču nema suca, prilikom pokušaja da bijela preskoci ili zaobiđe kuglu koja nije po redoslijedu (s najnižim brojem), faulom se smatra ako se ta kugla pomakne ( bez obzira kako se pomakla, bilo dodirom ruke, vrhom štapa ili mosta).",
+"text": "Ako u meču nema suca, prilikom pokušaja da bijela preskoči ili zaobiđe kuglu koja nije po redoslijedu (s najnižim brojem), faulom se smatra ako se ta kugla pomakne ( bez obzira kako se pomakla, bilo dodirom ruke, vrhom štapa ili mosta).",
 "title": "FAULOVI KOD JUMP I MASSE UDARACA"
 },
 "5.13": {
@@ -775,7 +775,7 @@
 "title": "TRI UZASTOPNA FAULA"
 },
 "5.14": {
-"text": "Ukoliko u sučevoj procjeni ni jedan od natjecatelja ne namjerava pobijediti određenu partiju, sudac može najaviti da ukoliko u slijedeće tri uzastopne izmjene na stolu ne bude vidljivog pomaka u partiji, partija završava kao neriješena. Kugle se tada ponovno slažu u trokut, a natjecatelj koji je započeo neriješenu partiju ponovno otvara trokut.",
+"text": "Ukoliko u sučevoj procjeni ni jedan od natjecatelja ne namjerava pobijediti određenu partiju, sudac može najaviti da ukoliko u sljedeće tri uzastopne izmjene na stolu ne bude vidljivog pomaka u partiji, partija završava kao neriješena. Kugle se tada ponovno slažu u trokut, a natjecatelj koji je započeo neriješenu partiju ponovno otvara trokut.",
 "title": "NERIJEŠENA PARTIJA"
 },
 "5.15": {
@@ -791,7 +791,7 @@
 "title": "RAZBIJANJE (BREAK)"
 },
 "5.4": {
-"text": "Za udarac otvaranja (break, razbijanje) vrijede ista pravila kao i za ostale udarce osim što: § Natjecatelj koji otvara mora bijelom kuglom pogoditi jedinicu i atim ili ubaciti barem jednu kuglu ili najmanje četiri igrače kugle moraju dotaknuti mantinelu. § Ako se ubaci bijela u rupu ili se izbaci sa stola ili se ne ispune zahtjevi otvaranja, to je faul i protivniku se dodjeljuje \"bijela u ruke\" te može nastaviti igrati sa pozicije koje želi. § Ako pri otvaranju, natjecatelj koji otvara izbaci kuglu sa stola, to je faul i protivniku se dodjeljuje \"bijela u ruke\" te može nastaviti igrati sa pozicije koje želi. Kugla koja je ispala sa stola ne vraća se na stol (iznimka: ako se radi o devetki, onda se vranca na stol).",
+"text": "Za udarac otvaranja (break, razbijanje) vrijede ista pravila kao i za ostale udarce osim što: § Natjecatelj koji otvara mora bijelom kuglom pogoditi jedinicu, a zatim ili ubaciti barem jednu kuglu ili najmanje četiri igrače kugle moraju dotaknuti mantinelu. § Ako se ubaci bijela u rupu ili se izbaci sa stola ili se ne ispune zahtjevi otvaranja, to je faul i protivniku se dodjeljuje \"bijela u ruke\" te može nastaviti igrati sa pozicije koje želi. § Ako pri otvaranju, natjecatelj koji otvara izbaci kuglu sa stola, to je faul i protivniku se dodjeljuje \"bijela u ruke\" te može nastaviti igrati sa pozicije koje želi. Kugla koja je ispala sa stola ne vraća se na stol (iznimka: ako se radi o devetki, onda se vraća na stol).",
 "title": "PRAVILAN UDARAC OTVARANJA"
 },
 "5.5": {
@@ -799,7 +799,7 @@
 "title": "NASTAVLJANJE IGRE"
 },
 "5.6": {
-"text": "Natjecatelj koji odigrava prvi udarac odmah nakon otvaranja može odigrati \"push out\" pokušavajući tako namjestiti bijelu na bolju poziciju za sljedeći udarac. Kod \"push outa\" bijela ne mora dotaknuti niti jednu kuglu niti mantinelu ali ostala pravila o faulovima i dalje vrijede. Natjecatelj mora najaviti (izreci) svoju namjeru odigravanja \"push outa\" prije nego ga odigra, inače se taj udarac smatra uobičajenim udarcem. Svaka ubačena kugla prilikom \"push outa\" ne računa se i ostaje u rupi osim devetke koja se vraća na stol. Nakon pravilnog izvedenog \"push outa\", protivnik može odigrati udarac sa ostavljene pozicije ili prepustiti udarac natjecatelju koji je odigrao \"push out\". Odigravanje \"push outa\" ne smatra se faulom sve dok niti jedno pravilo (osim pravila 5.8. i 5.9.) nije povrijeđeno. Nepravilno izvedeni \"push out\" kažnjava se na isti način kao i počinjeni faul. Nakon što natjecatelj ubaci kuglu pri otvaranju, protivnik može igrati \"push out\".",
+"text": "Natjecatelj koji odigrava prvi udarac odmah nakon otvaranja može odigrati \"push out\" pokušavajući tako namjestiti bijelu na bolju poziciju za sljedeći udarac. Kod \"push outa\" bijela ne mora dotaknuti niti jednu kuglu niti mantinelu ali ostala pravila o faulovima i dalje vrijede. Natjecatelj mora najaviti (izreći) svoju namjeru odigravanja \"push outa\" prije nego ga odigra, inače se taj udarac smatra uobičajenim udarcem. Svaka ubačena kugla prilikom \"push outa\" ne računa se i ostaje u rupi osim devetke koja se vraća na stol. Nakon pravilnog izvedenog \"push outa\", protivnik može odigrati udarac sa ostavljene pozicije ili prepustiti udarac natjecatelju koji je odigrao \"push out\". Odigravanje \"push outa\" ne smatra se faulom sve dok niti jedno pravilo (osim pravila 5.8. i 5.9.) nije povrijeđeno. Nepravilno izvedeni \"push out\" kažnjava se na isti način kao i počinjeni faul. Nakon što natjecatelj ubaci kuglu pri otvaranju, protivnik može igrati \"push out\".",
 "title": "PUSH OUT"
 },
 "5.7": {
