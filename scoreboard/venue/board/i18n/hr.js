@@ -677,7 +677,7 @@
 "{name}: iskorišteno je {n} time-outa u ovoj partiji (razina {skill})"
 ],
 "{name} has the extension back: the turn it was taken in was not theirs (TR20).": "{name} ponovno ima produženje: uzeto je u tuđem potezu (TR20).",
-"{name} is on two fouls: a third loses the rack (5.13).": "Upozorenje (5.13): {name} ima dva uzastopna faula; treći faul znači gubitak partije.",
+"{name} is on two fouls: a third loses the rack (5.13).": "Upozorenje (5.13): {name} ima dva uzastopna faula.",
 "{name} may push out (5.5).": "{name} smije igrati push out (5.5).",
 "{name} missed (5.1).": "{name} promašuje (5.1).",
 "{name} on two fouls": "{name}: dva faula",
