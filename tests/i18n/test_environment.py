@@ -83,7 +83,7 @@ def test_bad_input_is_refused_in_croatian_and_in_english_as_before(tmp_path):
     size = devetka("ui", "--size", "10x10", lang="hr_HR.UTF-8")
     assert size.returncode == 2
     assert size.stderr.splitlines()[-1] == \
-        "devetka ui: greška: argument --size: prozor mora biti barem 320x240, zadano: '10x10'"
+        "devetka ui: greška: argument --size: prozor mora biti barem 320x240, a ne '10x10'"
     unknown = devetka("serve", lang="hr_HR.UTF-8")
     assert "devetka: greška: argument command: neispravan izbor: 'serve'" in unknown.stderr
     store = tmp_path / "none.sqlite3"
@@ -100,7 +100,7 @@ def test_devetka_run_says_what_is_wrong_with_its_config_in_the_environment_s_lan
     options = ("run", "--config", str(config), "--store", str(tmp_path / "d.db"), "--socket", str(tmp_path / "s"))
     croatian = devetka(*options, lang="hr_HR.UTF-8")
     assert (croatian.returncode, croatian.stderr) == (
-        2, f"devetka run: {config}: shots.settle_after_s: očekuje se broj sekundi > 0, zadano: 0\n")
+        2, f"devetka run: {config}: shots.settle_after_s: očekuje se broj sekundi > 0, a ne 0\n")
     english = devetka(*options, lang="C")
     assert english.stderr == f"devetka run: {config}: shots.settle_after_s: expected a number of seconds > 0, got 0\n"
     config.write_text("[table\n")

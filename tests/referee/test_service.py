@@ -83,7 +83,7 @@ def test_the_daemon_refuses_in_the_players_language_over_the_local_api_and_the_m
         assert [(a["ok"], a["error"], a["words"]) for a in answers] == [
             (False, "wrong PIN", "pogrešan PIN"),
             (False, "settings not saved: shots.settle_after_s: expected a number of seconds > 0, got 0",
-             "postavke nisu spremljene: shots.settle_after_s: očekuje se broj sekundi > 0, zadano: 0"),
+             "postavke nisu spremljene: shots.settle_after_s: očekuje se broj sekundi > 0, a ne 0"),
             (False, "settings not saved: wrong PIN", "postavke nisu spremljene: pogrešan PIN"),
             (False, "rack_mode needs on: true or false", "rack_mode traži on: true ili false"),
             (False, f"unknown command 'shuffle' (known: {COMMANDS})",

@@ -72,7 +72,7 @@ def test_screenshots_of_every_screen_in_croatian(screen, table, size):
     screen.wait_for(lambda: screen.current == "live" and screen.text("status") == f"Na potezu: {ben}", "Ben shooting")
     assert screen.text("ruling").endswith(f"{ben} igra s ostavljene pozicije.")
     table.play(*BAD_HIT, *BAD_HIT, *BAD_HIT, *BAD_HIT)
-    screen.wait_for(lambda: screen.text("warning") == "DVA FAULA: TREĆI GUBI PARTIJU (5.13)", "the 5.13 banner")
+    screen.wait_for(lambda: screen.text("warning") == "UPOZORENJE: DVA UZASTOPNA FAULA (5.13)", "the 5.13 banner")
     assert screen.text("status") == f"Na potezu: {ben} –\nBIJELA U RUCI"
     looked_at(screen, "live-two-fouls", shots)
     screen.tap_id("fouls")
@@ -210,7 +210,7 @@ def test_a_wrong_pin_and_a_refused_setting_are_said_in_croatian(screen, table, s
     screen.type("0")
     screen.tap_key("Done")
     screen.tap_id("save")
-    refusal = "postavke nisu spremljene: shots.settle_after_s: očekuje se broj sekundi > 0, zadano: 0"
+    refusal = "postavke nisu spremljene: shots.settle_after_s: očekuje se broj sekundi > 0, a ne 0"
     screen.wait_for(lambda: screen.app.message == refusal, "the refused setting said in Croatian")
     screen.wait_for(lambda: screen.text("message") == refusal, "the refusal on the screen")
     shots = [screen.screenshot("hr/settings-refused")]

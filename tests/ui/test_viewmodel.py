@@ -449,7 +449,7 @@ def test_the_view_speaks_the_state_s_language_from_the_served_messages(referee):
     croatian = view(dict(answered, language="hr"))
     assert croatian.ruling_text == "Ana igra push out (5.6). Ben prepušta udarac: igra Ana."
     assert croatian.status_text == "Na potezu: Ana" and croatian.buttons["undo"].text == "Poništi"
-    assert croatian.undo_shot_text == "push out (Ana) (4 ulaza)"
+    assert croatian.undo_shot_text == "push out (Ana) (4 unosa)"
     assert view(answered).ruling_text == "Push out (5.6) by Ana. Ben passed it back: Ana shoots."
     english = re.compile(r"\b(the|shot|shoots|ball|foul|undo|back|to shoot|passed)\b", re.IGNORECASE)
     texts = [croatian.ruling_text, croatian.status_text, croatian.undo_text, croatian.undo_shot_text,

@@ -522,7 +522,8 @@ def test_the_board_speaks_its_language_whatever_the_table_s_and_shows_why(browse
     wait_seq(browser, bar2)
     tile = wait_seq(browser, bar1)
     assert tile["words"] == "Ana pravilno razbija (5.4). Na potezu: Ben. Ben smije igrati push out (5.5)."
-    assert "partija 1" in tile["text"] and "push out dopušten" in tile["text"].lower()
+    assert "1. partija" in tile["text"] and "push out dopušten" in tile["text"].lower()
+    assert "NA VEZI" in tile["text"]  # online: connected, not "switched on" (issue 35)
     assert tiles(browser)["bar2"]["words"] == tile["words"]
     assert browser.evaluate("document.documentElement.lang") == "hr"
     open_board(browser, venue, "?lang=en")
