@@ -35,7 +35,7 @@ def rows(event: Event) -> list[dict[str, Any]]:
         served = view.to_json()
         row = {name: served[name] for name in FIELDS}
         if event.spec.format == "apa_team":
-            row["match_points"] = served["match_points"]
+            row["match_points"] = served.get("match_points")
         out.append(row)
     return out
 
