@@ -36,6 +36,7 @@ from scoreboard.event.core.records import (
     Record,
     Result,
     Started,
+    score_of,
 )
 from scoreboard.event.core.spec import GROUP_NAMES, EventSpec, spec_of
 from scoreboard.event.core.standings import Game, Row, standings
@@ -201,6 +202,7 @@ class Event:
         return view
 
     def _take_result(self, record: Result) -> bool:
+        score_of(record.score)
         view = self._playable(record.match)
         played = self.played.get(record.match)
         key = (record.store, record.match_id)
@@ -219,6 +221,7 @@ class Event:
         return True
 
     def _take_correction(self, record: Corrected) -> None:
+        score_of(record.score)
         view = self._playable(record.match)
         played = self.played.get(record.match)
         if played is None:

@@ -300,7 +300,7 @@ def _teams(value: Any) -> tuple[Team, ...]:
         for j, member in enumerate(_list(raw.get("players"), f"{key}.players")):
             where = f"{key}.players[{j}]"
             if not isinstance(member, Mapping):
-                raise ConfigError(where, msg("expected {{name = ..., skill = ...}}"))
+                raise ConfigError(where, msg("expected a table with name and skill"))
             skill = member.get("skill")
             if not isinstance(skill, int) or isinstance(skill, bool) or not 1 <= skill <= 9:
                 raise ConfigError(f"{where}.skill", msg("expected an APA 9-ball skill level from 1 to 9, got {value}",
