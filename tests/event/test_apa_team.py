@@ -59,3 +59,16 @@ def test_the_least_lineup_keeps_to_two_seniors():
     assert least_lineup([7, 6, 2, 3], 3, 1) == 11
     assert least_lineup([7, 6, 2], 3, 1) is None
     assert least_lineup([], 0, 0) == 0
+
+
+def test_docs_league_md_prints_the_chart_the_code_uses():
+    from tests.paths import REPO
+
+    lines = [line for line in (REPO / "docs" / "league.md").read_text().splitlines()
+             if line.startswith("| ") and "(" in line.split("|")[1] and line.split("|")[1].strip()[0].isdigit()]
+    assert len(lines) == 9
+    for skill, line in enumerate(lines, start=1):
+        cells = [c.strip() for c in line.strip("|").split("|")[1:]]
+        firsts = [int(c.split("-")[0]) for c in cells]
+        assert tuple(firsts[1:]) == LOSER_STEPS[skill - 1]
+        assert int(cells[-1].split("-")[-1]) == TARGETS[skill - 1] - 1
