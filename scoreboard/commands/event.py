@@ -1,8 +1,8 @@
 """``devetka event``: create an event from its file, draw it, put up APA players, record results, correct and move
-matches, show it and export it (docs/events.md). Each change is one record taken by the event store.
+matches, show it and export it (docs/events.md).
 
-Until the director (the venue box's daemon) serves the event, these write the store themselves; every record
-is folded and committed inside one SQLite write transaction (``EventStore.take``), so two at once are safe.
+Each is a request to the director over its socket (the director is the store's one writer); with ``--store``,
+when no director runs, the same request is answered in this process by the same code (``Director.handle``).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ import orjson
 
 from scoreboard.i18n.environment import _, said
 
-#: Where the director keeps its store on the venue box (docs/events.md).
+#: Where the director keeps its store and listens on the venue box (docs/events.md).
 DEFAULT_STORE = "/var/lib/devetka/director.sqlite3"
+DEFAULT_SOCKET = "/run/devetka/director.sock"
 
 
 def _now() -> str:
@@ -38,39 +39,48 @@ def _score(text: str) -> tuple[int, int]:
     raise argparse.ArgumentTypeError(_("a score is written as 7-5 (or 7:5), not {text}").format(text=repr(text)))
 
 
-def _open(args: argparse.Namespace, write: bool):
-    from scoreboard.event.store import EventStore
-
-    if write:
-        return EventStore.open(args.store, now=_now)
-    return EventStore.open_readonly(args.store)
-
-
-def _event_id(store, args: argparse.Namespace) -> int:
-    from scoreboard.core.messages import msg
-    from scoreboard.event.store import EventStoreError
-
+def _ask(args: argparse.Namespace, request: dict[str, Any], write: bool = True) -> dict[str, Any]:
+    """The request's answer: from the running director (``--socket``, the default), or from the store itself
+    (``--store``, with no director running: the same code path, ``Director.handle``, in this process)."""
     if args.event is not None:
-        return int(args.event)
-    latest = store.latest()
-    if latest is None:
-        raise EventStoreError(msg("no event in the store {path} yet: devetka event new FILE", path=str(args.store)))
-    return int(latest)
+        request = {**request, "event": args.event}
+    if args.store is None:
+        from scoreboard.director.server import ask
 
+        socket_path = args.socket or DEFAULT_SOCKET
+        try:
+            return ask(socket_path, request)
+        except OSError as error:
+            from scoreboard.core.messages import msg
+            from scoreboard.director.service import refusal
 
-def _run(args: argparse.Namespace, act: Callable[[Any], list[str]], write: bool = True) -> int:
-    from scoreboard.core.checks import ConfigError
-    from scoreboard.event.core.records import EventError
-    from scoreboard.event.store import EventStoreError
+            return refusal(msg("no director answers on {path} ({error}): start it (devetka director), or give "
+                               "--store FILE when none runs", path=socket_path, error=str(error)))
+    from scoreboard.director.service import Director, refusal
+    from scoreboard.event.store import EventStore, EventStoreError
 
     try:
-        with _open(args, write) as store:
-            lines = act(store)
-    except (EventError, EventStoreError, ConfigError) as error:
-        print(f"devetka event {args.action}: {said(error.message)}", file=sys.stderr)
+        store = EventStore.open(args.store, now=_now) if write else EventStore.open_readonly(args.store)
+    except EventStoreError as error:
+        return refusal(error.message)
+    director = Director(store, seed=lambda: secrets.randbelow(2**31))
+    try:
+        return director.handle(request)
+    finally:
+        director.close()
+
+
+def _run(args: argparse.Namespace, request: dict[str, Any], show: Callable[[dict[str, Any]], list[str]],
+         write: bool = True) -> int:
+    from scoreboard.core.messages import from_json
+
+    answer = _ask(args, request, write)
+    if not answer.get("ok"):
+        print(f"devetka event {args.action}: {said(from_json(answer.get('message', answer.get('error'))))}",
+              file=sys.stderr)
         return 1
     try:
-        sys.stdout.write("".join(line + "\n" for line in lines))
+        sys.stdout.write("".join(line + "\n" for line in show(answer)))
         sys.stdout.flush()
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -90,165 +100,112 @@ def run_new(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
 
-    def act(store) -> list[str]:
-        from scoreboard.core.checks import ConfigError
-        from scoreboard.core.messages import msg
-        from scoreboard.event.core.records import EventError
-
-        try:
-            event_id = store.create(raw)
-        except EventError as error:
-            raise ConfigError("", msg("{file}: {problem}", file=args.file, problem=error.message)) from None
-        event = store.event(event_id)
+    def show(answer: dict[str, Any]) -> list[str]:
+        state = answer["state"]
         return [_("event {id} created: {name}, {matches} matches").format(
-            id=event_id, name=event.spec.name, matches=len(event.plans))]
-    return _run(args, act)
+            id=answer["event"], name=state["name"], matches=state["planned"])]
+    return _run(args, {"cmd": "new", "spec": raw}, show)
 
 
 def run_draw(args: argparse.Namespace) -> int:
-    def act(store) -> list[str]:
-        from scoreboard.event.core.fold import drawn_order
-        from scoreboard.event.core.records import Draw
-
-        event_id = _event_id(store, args)
-        spec = store.event(event_id).spec
-        if spec.seeding == "drawn":
-            seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-            record = Draw(drawn_order(spec.players, seed), seed)
-        else:
-            record = Draw(spec.players)
-        store.take(event_id, record)
-        lines = [_("seed {seed}").format(seed=record.seed)] if record.seed is not None else []
-        return lines + [f"{n}. {name}" for n, name in enumerate(record.order, start=1)]
-    return _run(args, act)
+    def show(answer: dict[str, Any]) -> list[str]:
+        state = answer["state"]
+        lines = [_("seed {seed}").format(seed=state["seed"])] if state["seed"] is not None else []
+        return lines + [f"{n}. {name}" for n, name in enumerate(state["order"], start=1)]
+    return _run(args, {"cmd": "draw", "seed": args.seed}, show)
 
 
 def run_put_up(args: argparse.Namespace) -> int:
-    def act(store) -> list[str]:
-        from scoreboard.core.messages import msg
-        from scoreboard.event.core.records import EventError, PutUpRecord
-
-        event_id = _event_id(store, args)
-        teams = [t.name for t in store.event(event_id).spec.teams]
-        if args.team not in teams:
-            raise EventError(msg("no team {team} tonight (the teams: {teams})", team=args.team,
-                                 teams=", ".join(teams)))
-        store.take(event_id, PutUpRecord(teams.index(args.team), args.player))
-        event = store.event(event_id)
-        return _status_lines(event)
-    return _run(args, act)
+    return _run(args, {"cmd": "put_up", "team": args.team, "player": args.player},
+                lambda answer: _status_lines(answer["state"]))
 
 
 def run_result(args: argparse.Namespace) -> int:
-    def act(store) -> list[str]:
-        from scoreboard.event.core.records import Corrected, Result
-
-        event_id = _event_id(store, args)
-        view = store.event(event_id).match(args.match)
-        if args.reason is not None and view is not None and view.score is not None:
-            record: Any = Corrected(args.match, args.score, args.reason)
-        else:
-            record = Result(args.match, args.score, args.table_store, args.match_id)
-        counted = store.take(event_id, record)
-        event = store.event(event_id)
-        lines = [] if counted else [_("{match}: this result is counted already").format(match=args.match)]
-        lines.append(_match_line(event.match(args.match)))
-        if event.champion() is not None:
-            lines.append(_("winner: {name}").format(name=event.champion()))
+    def show(answer: dict[str, Any]) -> list[str]:
+        state = answer["state"]
+        lines = [] if answer["counted"] else [_("{match}: this result is counted already").format(match=args.match)]
+        lines.extend(_match_line(m) for m in state["matches"] if m["match"] == args.match)
+        if state["winner"] is not None:
+            lines.append(_("winner: {name}").format(name=state["winner"]))
         return lines
     if (args.table_store is None) != (args.match_id is None):
         print(_("devetka event result: --table-store and --match-id come together"), file=sys.stderr)
         return 2
-    return _run(args, act)
+    return _run(args, {"cmd": "result", "match": args.match, "score": list(args.score), "reason": args.reason,
+                       "store": args.table_store, "match_id": args.match_id}, show)
 
 
 def run_move(args: argparse.Namespace) -> int:
-    def act(store) -> list[str]:
-        from scoreboard.event.core.records import Called, Moved
-
-        event_id = _event_id(store, args)
-        view = store.event(event_id).match(args.match)
-        record: Any = Moved(args.match, args.table) if view is not None and view.table else Called(args.match,
-                                                                                                    args.table)
-        store.take(event_id, record)
-        return [_match_line(store.event(event_id).match(args.match))]
-    return _run(args, act)
+    return _run(args, {"cmd": "move", "match": args.match, "table": args.table},
+                lambda answer: [_match_line(m) for m in answer["state"]["matches"] if m["match"] == args.match])
 
 
 def run_status(args: argparse.Namespace) -> int:
-    def act(store) -> list[str]:
-        event = store.event(_event_id(store, args))
+    def show(answer: dict[str, Any]) -> list[str]:
         if args.json:
-            return [orjson.dumps(event.to_json()).decode()]
-        return _status_lines(event)
-    return _run(args, act, write=False)
+            return [orjson.dumps(answer["state"]).decode()]
+        return _status_lines(answer["state"])
+    return _run(args, {"cmd": "status"}, show, write=False)
 
 
 def run_export(args: argparse.Namespace) -> int:
-    def act(store) -> list[str]:
-        from scoreboard.event.export import csv_lines, json_lines
-
-        event = store.event(_event_id(store, args))
-        return csv_lines(event) if args.csv else json_lines(event)
-    return _run(args, act, write=False)
+    return _run(args, {"cmd": "export", "csv": args.csv}, lambda answer: answer["lines"], write=False)
 
 
-def _status(view) -> str:
+def _status(match: dict[str, Any]) -> str:
     return {"waiting": _("waiting for its players"), "ready": _("ready"), "called": _("called"),
-            "playing": _("playing"), "done": _("played"), "bye": _("a bye")}[view.status]
+            "playing": _("playing"), "done": _("played"), "bye": _("a bye")}[match["status"]]
 
 
-def _match_line(view) -> str:
-    """One match in words: id, round, players, race or skill levels, where, and its result."""
-    a, b = (name if name is not None else "?" for name in view.players)
-    parts = [f"{view.id:<6}", f"{a} - {b}"]
-    if view.race is not None:
-        parts.append(_("race {r0}-{r1}").format(r0=view.race[0], r1=view.race[1]))
-    if view.skills is not None:
-        parts.append(_("skill levels {s0}/{s1}").format(s0=view.skills[0], s1=view.skills[1]))
-    if view.table is not None:
-        parts.append(_("table {table}").format(table=view.table))
-    if view.score is not None and view.winner is not None:
-        parts.append(_("{s0}-{s1}, {name} wins").format(s0=view.score[0], s1=view.score[1],
-                                                        name=view.players[view.winner]))
-        if view.match_points is not None:
-            parts.append(_("match points {p0}-{p1}").format(p0=view.match_points[0], p1=view.match_points[1]))
+def _match_line(match: dict[str, Any]) -> str:
+    """One match in words: id, players, race or skill levels, where, and its result."""
+    a, b = (name if name is not None else "?" for name in match["players"])
+    parts = [f"{match['match']:<6}", f"{a} - {b}"]
+    if match["race"] is not None:
+        parts.append(_("race {r0}-{r1}").format(r0=match["race"][0], r1=match["race"][1]))
+    if match.get("skills") is not None:
+        parts.append(_("skill levels {s0}/{s1}").format(s0=match["skills"][0], s1=match["skills"][1]))
+    if match["table"] is not None:
+        parts.append(_("table {table}").format(table=match["table"]))
+    if match["score"] is not None and match["winner"] is not None:
+        parts.append(_("{s0}-{s1}, {name} wins").format(s0=match["score"][0], s1=match["score"][1],
+                                                        name=match["winner"]))
+        if match.get("match_points") is not None:
+            parts.append(_("match points {p0}-{p1}").format(p0=match["match_points"][0],
+                                                            p1=match["match_points"][1]))
     else:
-        parts.append(_status(view))
+        parts.append(_status(match))
     return "  ".join(parts)
 
 
-def _status_lines(event) -> list[str]:
-    from scoreboard.event.core.spec import GROUP_NAMES
-
-    spec = event.spec
-    lines = [f"{spec.name} ({spec.format})"]
-    if event.order is None:
+def _status_lines(state: dict[str, Any]) -> list[str]:
+    lines = [f"{state['name']} ({state['format']})"]
+    if not state["drawn"]:
         lines.append(_("not drawn yet: devetka event draw"))
-    lines.extend(_match_line(view) for view in event.matches())
-    if spec.format == "round_robin" and event.order:
-        for g in range(spec.groups):
-            group = GROUP_NAMES[g]
-            lines.append(_("group {group}").format(group=group))
-            for place, row in enumerate(event.standings(group), start=1):
-                lines.append(_("  {place}. {name}: won {won} of {played}, racks {won_racks}-{lost_racks}").format(
-                    place=place, name=row.name, won=row.won, played=row.played, won_racks=row.racks_won,
-                    lost_racks=row.racks_lost))
-    if spec.format == "apa_team":
-        totals = event.team_totals()
+    lines.extend(_match_line(match) for match in state["matches"])
+    for group, rows in state.get("groups", {}).items():
+        lines.append(_("group {group}").format(group=group))
+        for place, row in enumerate(rows, start=1):
+            lines.append(_("  {place}. {name}: won {won} of {played}, racks {won_racks}-{lost_racks}").format(
+                place=place, name=row["player"], won=row["won"], played=row["played"], won_racks=row["racks_won"],
+                lost_racks=row["racks_lost"]))
+    if "totals" in state:
         lines.append(_("team points: {team0} {p0}, {team1} {p1}").format(
-            team0=spec.teams[0].name, p0=totals[0], team1=spec.teams[1].name, p1=totals[1]))
-    champion = event.champion()
-    if champion is not None:
-        lines.append(_("winner: {name}").format(name=champion))
+            team0=state["teams"][0], p0=state["totals"][0], team1=state["teams"][1], p1=state["totals"][1]))
+    if state["winner"] is not None:
+        lines.append(_("winner: {name}").format(name=state["winner"]))
     return lines
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add ``event`` and its actions to the ``devetka`` command."""
     where = argparse.ArgumentParser(add_help=False)
-    where.add_argument("--store", default=DEFAULT_STORE, metavar="FILE",
-                       help=_("the event store (SQLite file; default: {path})").format(path=DEFAULT_STORE))
+    way = where.add_mutually_exclusive_group()
+    way.add_argument("--socket", metavar="PATH",
+                     help=_("the director's socket (default: {path})").format(path=DEFAULT_SOCKET))
+    way.add_argument("--store", metavar="FILE",
+                     help=_("the event store itself, when no director runs (SQLite file, e.g. {path})").format(
+                         path=DEFAULT_STORE))
     where.add_argument("--event", type=int, metavar="ID", help=_("the event's id (default: the latest)"))
     event = commands.add_parser("event", help=_("run a night's event: bracket, groups or an APA team night"),
                                 description=_("Create an event from its file, draw it, record results and export "

@@ -114,6 +114,9 @@ def parser() -> argparse.ArgumentParser:
     from scoreboard.commands import event as event_cli
 
     event_cli.register(commands)
+    from scoreboard.commands import director as director_cli
+
+    director_cli.register(commands)
     from scoreboard.commands import run
 
     run.register(commands)

@@ -415,7 +415,8 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         """The event as it stands: what ``devetka event status --json`` prints and the director will publish."""
         out: dict[str, Any] = {"name": self.spec.name, "format": self.spec.format, "drawn": self.order is not None,
-                               "seed": self.seed, "records": self.records,
+                               "order": list(self.order or ()), "seed": self.seed, "records": self.records,
+                               "planned": len(self.plans),
                                "matches": [m.to_json() for m in self.matches()], "winner": self.champion()}
         if self.spec.format == "round_robin":
             out["groups"] = {GROUP_NAMES[g]: [r.to_json() for r in self.standings(GROUP_NAMES[g])]
