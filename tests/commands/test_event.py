@@ -21,7 +21,7 @@ EXAMPLES = {name: (toml, sh, shown) for name, toml, sh, shown in EXAMPLE.findall
 
 def test_the_doc_has_an_example_of_each_format():
     formats = {re.search(r'format = "(\w+)"', toml).group(1) for toml, _, _ in EXAMPLES.values()}
-    assert formats == {"single", "double", "round_robin", "apa_team"}
+    assert formats == {"single", "double", "round_robin", "apa_team"} and "handicap" in EXAMPLES
 
 
 def run(argv, capsys):
@@ -89,7 +89,8 @@ def test_a_refusal_is_said_in_croatian_and_changes_nothing(tmp_path):
     done = subprocess.run([*devetka, "result", "W1-2", "3-3", "--store", store], env=env, capture_output=True,
                           text=True)
     assert done.returncode == 1
-    assert done.stderr == "devetka event result: rezultat 3:3 ne imenuje pobjednika\n"
+    assert done.stderr == ("devetka event result: 3:3 ne završava meč na 3:3: pobjednik ima svoj broj partija, "
+                           "poraženi manje\n")
     assert subprocess.run([*devetka, "status", "--json", "--store", store], capture_output=True).stdout == before
 
 

@@ -30,3 +30,8 @@ def test_a_three_way_tie_goes_to_rack_difference_then_racks_won_then_seed():
 
 def test_a_group_with_nothing_played_is_in_seed_order():
     assert names(standings(("B", "A"), [])) == ["B", "A"]
+
+
+def test_under_a_handicap_race_the_winner_may_have_fewer_racks():
+    rows = standings(("Ana", "Ben"), [Game(("Ana", "Ben"), (4, 6), won_by=0)])
+    assert [(r.name, r.won, r.difference) for r in rows] == [("Ana", 1, -2), ("Ben", 0, 2)]

@@ -262,11 +262,11 @@ class Event:
                                      a=score[0], b=score[1], t0=targets[0], t1=targets[1]))
             return reached.index(True)
         assert view.race is not None
-        winner = 0 if score[0] > score[1] else 1
-        if score[winner] != view.race[winner] or score[1 - winner] >= view.race[1 - winner]:
+        reached = [score[i] == view.race[i] for i in (0, 1)]
+        if reached.count(True) != 1 or score[0] > view.race[0] or score[1] > view.race[1]:
             raise EventError(msg("{a}-{b} does not end a race to {r0}-{r1}: the winner has his race, the loser less",
                                  a=score[0], b=score[1], r0=view.race[0], r1=view.race[1]))
-        return winner
+        return reached.index(True)
 
     # -- reading the event
 
@@ -326,8 +326,9 @@ class Event:
         if self.spec.format == "apa_team":
             if names[0] is not None and names[1] is not None:
                 skills = (self.spec.teams[0].skill_of(names[0]) or 1, self.spec.teams[1].skill_of(names[1]) or 1)
-        elif self.spec.handicap is not None and names[0] is not None and names[1] is not None:
-            race = self.spec.handicap.race(names[0], names[1])
+        elif self.spec.handicap is not None:
+            if names[0] is not None and names[1] is not None:
+                race = self.spec.handicap.race(names[0], names[1])
         else:
             r = self.spec.races.race(plan.round, plan.side, plan.final)
             race = (r, r)
@@ -380,7 +381,7 @@ class Event:
             if plan.side == "group" and plan.round[0] == group and plan.id in self.played:
                 a, b = (self.who(f) for f in plan.feeds)
                 assert isinstance(a, str) and isinstance(b, str)
-                games.append(Game((a, b), self.played[plan.id].score))
+                games.append(Game((a, b), self.played[plan.id].score, self.played[plan.id].winner))
         return standings(members, games) if members else ()
 
     def team_totals(self) -> tuple[int, int]:

@@ -135,12 +135,11 @@ def _int(raw: dict[str, Any], kind: str, field: str, optional: bool = False) -> 
 
 
 def score_of(value: Any) -> tuple[int, int]:
-    """A score pair: two whole numbers from 0 to 9999, not level (a match has a winner)."""
+    """A score pair: two whole numbers from 0 to 9999. Who won is the race's to say (under a handicap race the
+    winner may have fewer racks than the loser, or as many)."""
     if (not isinstance(value, list | tuple) or len(value) != 2
             or not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= SCORE_MAX for n in value)):
         raise EventError(msg("a score is two whole numbers from 0 to {most}, such as 7-5", most=SCORE_MAX))
-    if value[0] == value[1]:
-        raise EventError(msg("a score of {a}-{b} names no winner", a=value[0], b=value[1]))
     return value[0], value[1]
 
 

@@ -17,14 +17,17 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """A played group match: its players and racks won by each."""
+    """A played group match: its players, racks won by each, and which won (under a handicap race the winner may
+    have fewer racks; by default the one with more)."""
 
     players: tuple[str, str]
     score: tuple[int, int]
+    won_by: int | None = None
 
     @property
     def winner(self) -> str:
-        return self.players[0] if self.score[0] > self.score[1] else self.players[1]
+        side = self.won_by if self.won_by is not None else (0 if self.score[0] > self.score[1] else 1)
+        return self.players[side]
 
 
 @dataclass(frozen=True, slots=True)

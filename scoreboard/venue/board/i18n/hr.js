@@ -309,7 +309,6 @@
 "a roster needs at least three players below skill level 6: at most two of 6 or more may play a night": "popis ekipe treba barem tri natjecatelja ispod razine 6: u večeri smiju igrati najviše dva razine 6 ili više",
 "a score is two whole numbers from 0 to {most}, such as 7-5": "rezultat su dva cijela broja od 0 do {most}, npr. 7:5",
 "a score is written as 7-5 (or 7:5), not {text}": "rezultat se piše kao 7:5 (ili 7-5), a ne {text}",
-"a score of {a}-{b} names no winner": "rezultat {a}:{b} ne imenuje pobjednika",
 "a score sheet needs APA scoring (rules.scoring \"apa\")": "zapisnik postoji samo uz bodovanje APA (rules.scoring \"apa\")",
 "a second first_contact in one shot": "drugi first_contact u jednom udarcu",
 "a second match_start: one match per log": "drugi match_start: jedan meč po zapisu",
