@@ -58,11 +58,13 @@ def _play(spec, order, pick):
         winner = pick.draw(st.integers(0, 1))
         loser_racks = pick.draw(st.integers(0, race[1 - winner] - 1))
         score = (race[0], loser_racks) if winner == 0 else (loser_racks, race[1])
+        assert event.match(view.id).race == race
         assert event.apply(Result(view.id, score))
 
 
 @settings(max_examples=60, deadline=None)
-@given(n=st.integers(2, 16), form=st.sampled_from(["single", "double-single", "double-true", "round_robin"]),
+@given(n=st.integers(2, 16), form=st.sampled_from(["single", "double-single", "double-true", "round_robin",
+                                                   "single-handicap"]),
        pick=st.data())
 def test_every_bracket_ends_with_one_champion_every_player_placed_once(n, form, pick):
     players = [f"P{i}" for i in range(n)]
@@ -72,6 +74,11 @@ def test_every_bracket_ends_with_one_champion_every_player_placed_once(n, form, 
     if form == "round_robin":
         groups = pick.draw(st.integers(1, min(8, n // 2)))
         spec["round_robin"] = {"groups": groups, "advance": pick.draw(st.integers(1, min(2, n // groups)))}
+    if form == "single-handicap":
+        levels = {p: pick.draw(st.integers(1, 3)) for p in players}
+        spec["handicap"] = {"levels": levels, "races": {f"{a}-{b}": [pick.draw(st.integers(1, 3)),
+                                                                     pick.draw(st.integers(1, 3))]
+                                                        for a in range(1, 4) for b in range(a, 4)}}
     order = pick.draw(st.permutations(players))
     event, seen = _play(spec, order, pick)
 
