@@ -111,6 +111,12 @@ def parser() -> argparse.ArgumentParser:
     from scoreboard.commands import store as store_cli
 
     store_cli.register(commands)
+    from scoreboard.commands import event as event_cli
+
+    event_cli.register(commands)
+    from scoreboard.commands import director as director_cli
+
+    director_cli.register(commands)
     from scoreboard.commands import run
 
     run.register(commands)

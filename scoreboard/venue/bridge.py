@@ -67,6 +67,19 @@ def check(pattern: re.Pattern, value: str, what: str) -> str:
     return value
 
 
+#: Topic levels under ``devetka/`` that are not a table's: the director publishes under ``devetka/director/``
+#: (docs/events.md), so a table login of that name could write the night's events.
+RESERVED_IDS = ("director",)
+
+
+def table_name(value: str, what: str) -> str:
+    """A table id: ``check``'d as a name, and none of ``RESERVED_IDS``."""
+    check(_NAME, value, what)
+    if value in RESERVED_IDS:
+        raise ValueError(f"{what} may not be {value!r}: devetka/{value}/ is the director's (docs/events.md)")
+    return value
+
+
 _WORDS = {_NAME: "letters, digits, '-' and '_'", _LOGIN: "letters, digits, '.', '-' and '_'",
           _HOST: "a host name or an IPv4 address", _SECRET: "printable characters without spaces"}
 
@@ -80,7 +93,7 @@ def render_table_bridge(table_id: str, host: str, port: int, user: str, password
     bridge goes to each in turn when it loses one, without Mosquitto's private bridge flag, which NATS refuses.
     What is bridged keeps within NATS's limits already: MQTT 3.1.1, QoS 1 at most, topics without spaces.
     """
-    check(_NAME, table_id, "the table id")
+    table_name(table_id, "the table id")
     check(_LOGIN, user, "the venue user")
     check(_SECRET, password, "the venue password")
     addresses = []
@@ -191,7 +204,7 @@ def render_venue_acl(table_ids: Iterable[str]) -> str:
     lines = ["# Made by deploy/install.sh --venue-server: one block per table login (docs/venue.md).",
              "# Mosquitto acknowledges a publish this denies and drops it (MQTT 3.1.1 cannot refuse one)."]
     for table_id in table_ids:
-        check(_NAME, table_id, "a table id")
+        table_name(table_id, "a table id")
         lines += ["", f"user {table_id}", f"topic write devetka/{table_id}/#"]
     return "\n".join(lines) + "\n"
 

@@ -120,3 +120,10 @@ def test_install_sh_gets_the_same_text_from_the_system_python(tmp_path):
     refused = subprocess.run([*run, "venue-acl", "t 1"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert (refused.returncode, refused.stderr) == (2, "install: error: a table id must be letters, digits, '-' "
                                                        "and '_', got 't 1'\n")
+
+
+def test_no_table_may_take_the_directors_topic_level():
+    with pytest.raises(ValueError, match="a table id may not be 'director': devetka/director/ is the director's"):
+        bridge.render_venue_acl(["table1", "director"])
+    with pytest.raises(ValueError, match="the table id may not be 'director'"):
+        bridge.render_table_bridge("director", "venue.local", 1883, "director", "secret")

@@ -1,0 +1,1 @@
+"""The director: the venue box's daemon that keeps the night's events (docs/events.md, "The director")."""

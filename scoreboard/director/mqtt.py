@@ -1,0 +1,92 @@
+"""The director on the venue broker (paho, v2 API): each event's state published retained, the tables watched.
+
+Out: ``devetka/director/event/<id>`` (the event as ``devetka event status --json`` prints it, retained, QoS 1,
+after every committed change and for every event at connect) and ``devetka/director/availability``
+(``online``, ``offline`` as the last will). In: every table's retained ``devetka/<table>/availability`` and
+``devetka/<table>/state``, so the director knows which tables are online with no match in play. paho's
+thread only hands messages to the event loop; the director is touched there alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import orjson
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from scoreboard.director.service import Director
+
+QOS = 1
+PREFIX = "devetka"
+DIRECTOR = "director"  # the topic level the director publishes under; no table may take this id
+
+log = logging.getLogger("devetka.director")
+
+
+def event_topic(event_id: int) -> str:
+    return f"{PREFIX}/{DIRECTOR}/event/{event_id}"
+
+
+AVAILABILITY = f"{PREFIX}/{DIRECTOR}/availability"
+
+
+class DirectorLink:
+    def __init__(self, director: Director, loop: asyncio.AbstractEventLoop, host: str, port: int,
+                 username: str | None = None, password: str | None = None) -> None:
+        self.director = director
+        self.loop = loop
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="devetka-director", protocol=mqtt.MQTTv311)
+        if username is not None:
+            client.username_pw_set(username, password)
+        client.will_set(AVAILABILITY, "offline", qos=QOS, retain=True)
+        client.on_connect = self._connected
+        client.on_message = self._message
+        self.client = client
+        self.host, self.port = host, port
+        director.watch(self.publish)
+
+    def start(self) -> None:
+        self.client.connect_async(self.host, self.port, keepalive=30)
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        self.client.publish(AVAILABILITY, "offline", qos=QOS, retain=True).wait_for_publish(5)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def publish(self, event_id: int, state: dict[str, Any]) -> None:
+        self.client.publish(event_topic(event_id), orjson.dumps(state), qos=QOS, retain=True)
+
+    def _connected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            log.warning("the venue broker refused the director: %s", reason)
+            return
+        client.publish(AVAILABILITY, "online", qos=QOS, retain=True)
+        client.subscribe([(f"{PREFIX}/+/availability", QOS), (f"{PREFIX}/+/state", 0)])
+        self.loop.call_soon_threadsafe(self._publish_all)
+
+    def _publish_all(self) -> None:
+        for event_id, _, _ in self.director.store.events():
+            try:
+                self.publish(event_id, self.director.store.event(event_id).to_json())
+            except Exception as error:  # an event that no longer folds is said, and the others still go out
+                log.warning("event %s not published: %s", event_id, error)
+
+    def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        parts = message.topic.split("/")
+        if len(parts) != 3 or parts[1] == DIRECTOR:
+            return
+        table, kind = parts[1], parts[2]
+        if kind == "availability":
+            online = message.payload == b"online"
+            self.loop.call_soon_threadsafe(lambda: self.director.table_seen(table, online=online))
+            return
+        try:
+            state = orjson.loads(message.payload) if message.payload else {}
+        except orjson.JSONDecodeError:
+            return
+        in_play = isinstance(state, dict) and bool(state.get("players")) and state.get("match_winner") is None
+        self.loop.call_soon_threadsafe(lambda: self.director.table_seen(table, in_play=in_play))
