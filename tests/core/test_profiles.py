@@ -111,3 +111,15 @@ def test_a_bad_option_is_an_input_error_not_a_fixed_one():
         with pytest.raises(InputError) as raised:
             compose(asked)
         assert not isinstance(raised.value, Fixed), asked
+
+
+def test_a_stored_label_alone_replays_as_it_was_refereed():
+    """Issue 34, "Stored matches": a log written before, with a label the daemon would now fill in (or refuse),
+    still parses and replays with its verdicts: compose is the daemon's check of a new request, not the fold's."""
+    nine_on_break = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
+                     {"type": "settle"}]
+    old = run(*nine_on_break, rules={"profile": "bar"})
+    assert shots(old)[0]["rack_winner"] == 0  # refereed then as WPA under the label: the 9 on the break wins
+    assert shots(run(*nine_on_break, rules=compose({"profile": "bar"}).to_json()))[0]["rack_winner"] is None
+    mixed = run(*nine_on_break, rules={"profile": "apa9", "scoring": "racks", "three_foul_rule": True})
+    assert shots(mixed) == shots(run(*nine_on_break))

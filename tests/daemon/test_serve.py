@@ -84,6 +84,14 @@ def test_the_referee_composes_the_match_at_a_taps_only_table_named_bar7(bar7):
     refused = [claim, other, right, settings, tap(bar7, {"type": "pass"}), tap(bar7, {"cmd": "shuffle"})]
     assert all(isinstance(answer.get("code"), str) for answer in refused), refused
 
+    league = subprocess.run([DEVETKA, "matches", "--store", str(bar7.store), "--csv"], capture_output=True,
+                            text=True, timeout=TIMEOUT)
+    header, row = league.stdout.splitlines()[:2]
+    assert dict(zip(header.split(","), row.split(","), strict=True))["table"] == "bar7"  # the league CSV names it
+    result = tap(bar7, {"cmd": "result", "match": started["state"]["match_id"]})["state"]
+    assert orjson.loads(result["result"])["table"] == "bar7"  # the QR code's result names it too
+    assert orjson.loads(result["compact"])["table"] == "bar7"
+
 
 def test_a_new_match_names_a_profile_and_gets_its_rules_with_the_venues_clock(bar7):
     """Issue 34 part 1 at the daemon: a label fills in its profile; an option against it is refused, naming both;

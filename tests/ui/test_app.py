@@ -988,3 +988,16 @@ def test_a_rematch_keeps_the_matchs_options_and_its_language(screen, table):
     assert again["rules"] == first["rules"] and again["language"] == "hr" and again["breaker"] == 1
     assert (again["rules"]["shot_clock"], again["rules"]["break"], again["rules"]["rails_sensed"]) == (
         False, "alternate", False)
+
+
+@pytest.mark.parametrize("daemon_config", [""])
+def test_the_first_pin_is_chosen_on_the_keypad_from_the_daemons_refusal_code(screen, table):
+    """No PIN ships: the keypad's first PIN is refused with the code pin_not_chosen (not read from its words), and
+    the screen then chooses it; from then on the daemon asks for it."""
+    started(screen, table)
+    screen.tap_id("health")
+    screen.type_pin("2468")
+    screen.wait_for(lambda: screen.visible(screen.widget("opened")), "the settings opened on the chosen PIN")
+    assert table.play({"cmd": "settings"})["settings"]["pin_chosen"] is True
+    assert table.client.request({"cmd": "pin", "pin": "0000"})["code"] == "pin_wrong"
+    assert table.play({"cmd": "pin", "pin": "2468"})["match_id"] == 1
