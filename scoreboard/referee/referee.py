@@ -247,6 +247,8 @@ class Referee:
         the table is refereed from taps alone, and the screen must not say "Sensors OK"."""
         self.overrides = None
         """The screen's settings over the config file (``scoreboard.referee.settings``); None: not kept here."""
+        self._pin_chosen: bool | None = None
+        """Whether a PIN is chosen, kept from the settings (read again after a change): served as ``pin_chosen``."""
         self.resume_problem: str | None = None
         """Why the store's current match could not be resumed (then no match is served); None when it was."""
         self.taken_back: dict[str, Any] | None = None
@@ -409,6 +411,7 @@ class Referee:
             except OSError as error:
                 return self._refuse(msg("settings not saved: {problem}", problem=msg(
                     "cannot write {path}: {error}", path=str(self.overrides.path), error=str(error))), "store_failed")
+            self._pin_chosen = config.ui.pin is not None
             self.timer.settle_after = config.shots.settle_after_s
             self.language = config.table.language
             self.sound = config.ui.sound
@@ -440,6 +443,15 @@ class Referee:
         if pin != current:
             return self._refuse(msg("settings not saved: {problem}", problem=WRONG_PIN), "pin_wrong", wrong_pin=True)
         return None
+
+    def pin_chosen(self) -> bool | None:
+        """Whether the table has a PIN (``[ui] pin`` or the screen's choice), for the settings screen to ask for it or
+        to have one chosen; None: this daemon keeps no settings."""
+        if self.overrides is None:
+            return None
+        if self._pin_chosen is None:
+            self._pin_chosen = self.overrides.pin() is not None
+        return self._pin_chosen
 
     def set_rack_mode(self, on: bool) -> None:
         self.rack_mode = on
@@ -644,6 +656,7 @@ class Referee:
         out["profiles"] = self.profiles
         out["profile_fixes"] = self.profile_fixes
         out["profile_locked"] = self.defaults.locked
+        out["pin_chosen"] = self.pin_chosen()
         out["sensed"] = dict(self.table_sensed) if self.table_sensed is not None else _sensors_of(self.defaults)
         if match is None:
             out.update(last_verdict=None, undo=None, undo_shot=None, taken_back=None, shot_reopened=False,

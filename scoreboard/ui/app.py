@@ -562,6 +562,8 @@ class SettingsScreen(DevetkaScreen):
 
     pin = StringProperty("")
     unlocked = BooleanProperty(False)
+    chosen = BooleanProperty(True)
+    """A PIN is chosen (the served ``pin_chosen``): typed, the daemon checks it; else the one typed is chosen."""
     mqtt = BooleanProperty(False)
     gpio = BooleanProperty(False)
     serial = BooleanProperty(False)
@@ -574,6 +576,7 @@ class SettingsScreen(DevetkaScreen):
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.pin, self.unlocked = "", False
+        self.chosen = (App.get_running_app().state or {}).get("pin_chosen") is not False
 
     def show_settings(self, effective: dict[str, Any]) -> None:
         self.effective = effective
@@ -609,6 +612,8 @@ class SettingsScreen(DevetkaScreen):
         app = App.get_running_app()
         if key == "Clear":
             self.pin = ""
+        elif key == "OK" and not self.chosen:
+            app.send({"cmd": "settings", "set": {"ui.pin": self.pin}})  # the first start: this PIN is chosen
         elif key == "OK":
             app.send({"cmd": "pin", "pin": self.pin})  # the daemon alone knows the PIN
         elif len(self.pin) < 8:
@@ -890,7 +895,10 @@ class DevetkaApp(App):
                 self.state = answer["state"]
                 self._show(self._view(self.state))
             settings = (answer.get("state") or {}).get("settings") or {}
-            self.manager.get_screen("settings").show_settings(settings.get("effective") or {})
+            screen = self.manager.get_screen("settings")
+            screen.show_settings(settings.get("effective") or {})
+            if "ui.pin" in (request.get("set") or {}):
+                screen.chosen = screen.unlocked = True  # the PIN chosen: the settings are open on it
             if "set" in request:
                 restart = (answer.get("state") or {}).get("restart")
                 self.say(tr._("Saved: restart devetka for it to take effect") if restart else tr._("Saved"))

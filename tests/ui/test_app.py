@@ -991,13 +991,22 @@ def test_a_rematch_keeps_the_matchs_options_and_its_language(screen, table):
 
 
 @pytest.mark.parametrize("daemon_config", [""])
-def test_the_first_pin_is_chosen_on_the_keypad_from_the_daemons_refusal_code(screen, table):
-    """No PIN ships: the keypad's first PIN is refused with the code pin_not_chosen (not read from its words), and
-    the screen then chooses it; from then on the daemon asks for it."""
+def test_the_first_pin_is_chosen_on_the_keypad_as_the_daemon_serves_pin_chosen(screen, table):
+    """No PIN ships: the screen reads the served ``pin_chosen`` (never a refusal's words), asks for a PIN to be
+    chosen and chooses the one typed; from then on the daemon asks for it."""
     started(screen, table)
+    assert screen.app.state["pin_chosen"] is False
     screen.tap_id("health")
+    screen.wait_for(lambda: screen.current == "settings", "the settings screen")
+    title = [w for w in screen.widget("locked").walk() if getattr(w, "text", "").startswith("Settings:")]
+    assert [w.text for w in title] == ["Settings: choose a PIN (4-8 digits)"]
+    shot = screen.screenshot("settings-choose-pin")
     screen.type_pin("2468")
     screen.wait_for(lambda: screen.visible(screen.widget("opened")), "the settings opened on the chosen PIN")
     assert table.play({"cmd": "settings"})["settings"]["pin_chosen"] is True
     assert table.client.request({"cmd": "pin", "pin": "0000"})["code"] == "pin_wrong"
-    assert table.play({"cmd": "pin", "pin": "2468"})["match_id"] == 1
+    assert table.play({"cmd": "pin", "pin": "2468"})["pin_chosen"] is True
+    from kivy.core.image import Image
+
+    assert Image(str(shot)).size == (800, 480)
+

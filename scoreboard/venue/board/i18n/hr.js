@@ -189,6 +189,7 @@
 "Serial sensors: off": "Serijski senzori: isključeni",
 "Serial sensors: on": "Serijski senzori: uključeni",
 "Settings": "Postavke",
+"Settings: choose a PIN (4-8 digits)": "Postavke: odaberite PIN (4-8 znamenki)",
 "Settings: enter the PIN": "Postavke: upišite PIN",
 "Shift": "Shift",
 "Shoot": "Igraj",
