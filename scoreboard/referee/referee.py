@@ -88,7 +88,7 @@ class Reply(NamedTuple):
     error: str | None = None
     changed: bool = False
     wrong_pin: bool = False
-    """A PIN was given and it was wrong: the service counts it against the connection."""
+    """A PIN was given and it was wrong: the service counts it against the table (every connection's)."""
     words: str | None = None
     """The error in the players' language, where the rules gave it as a message (``error`` stays English)."""
     code: str | None = None
@@ -213,14 +213,16 @@ class Referee:
         """The touchscreen's shot clock tones on or off (``[ui] sound``, a setting behind the PIN), served as
         ``sound``: the screen's setting, kept by the daemon with the others."""
         self.defaults = defaults if defaults is not None else MatchConfig()
+        """The config's ``[match]``: what a ``new_match`` leaves out (players, race, rule options)."""
         self.table_sensed = sensed
         """The table's sensed switches (``rails_sensed``, ``strike_sensed``: ``Config.sensed``), every match's
         whatever the way in; None: not known here (a referee built without a config), taken from the request."""
         self.table = table
         """The table's id (``[table] id``), stamped on every ``match_start``; None: none known."""
         self.profiles = _profiles_offered(self.defaults, sensed)
+        """The profiles the setup screen may pick, each the rules a ``new_match`` naming only it gets."""
         self.profile_fixes = _fixed_offered(self.defaults, self.profiles)
-        """The config's ``[match]``: what a ``new_match`` leaves out (players, race, rule options)."""
+        """Per profile offered, the options a ``new_match`` may not change under it."""
         self.match_id: int | None = None
         self.match: Match | None = None
         self.seq = 0
