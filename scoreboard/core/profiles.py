@@ -143,8 +143,3 @@ def _sensor_refusal(option: str, has: bool) -> Message:
         return msg("rules.rails_sensed: this table has no rail sensors: leave it out")
     return msg("rules.strike_sensed: this table has no strike sensor: leave it out")
 
-
-def differences(chosen: RuleOptions, locked: RuleOptions) -> list[str]:
-    """The game options (log names) where ``chosen`` differs from a ``locked`` set, in the log's order."""
-    return [option for option in GAME_OPTIONS
-            if getattr(chosen, RuleOptions.JSON_NAMES[option]) != getattr(locked, RuleOptions.JSON_NAMES[option])]

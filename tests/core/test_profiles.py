@@ -5,7 +5,7 @@ import json
 import pytest
 
 from scoreboard.core.inputs import InputError, RuleOptions, parse, to_json
-from scoreboard.core.profiles import GAME_OPTIONS, PROFILES, Fixed, compose, differences, fixes, options
+from scoreboard.core.profiles import CLOCK_OPTIONS, GAME_OPTIONS, PROFILES, Fixed, compose, fixes, options
 from tests.folding import run, shots
 
 
@@ -39,11 +39,11 @@ def test_a_match_start_records_every_options_value_and_reads_back_the_same():
         assert parse(json.loads(json.dumps(to_json(start)))) == start
 
 
-def test_differences_name_the_game_options_that_differ():
-    assert differences(options("wpa"), options("apa9")) == ["three_foul_rule", "scoring", "push_outs"]
-    assert differences(options("wpa"), options("bar")) == ["three_foul_rule", "ball_in_hand", "nine_on_break",
-                                                            "push_outs"]
-    assert differences(options("bar", RuleOptions(rails_sensed=False)), options("bar")) == []
+def test_each_profile_fixes_what_its_source_decides_and_leaves_the_clock_open():
+    assert [option for option in GAME_OPTIONS if option not in PROFILES["wpa"]] == ["break", *CLOCK_OPTIONS]
+    assert [option for option in GAME_OPTIONS if option not in PROFILES["apa9"]] == list(CLOCK_OPTIONS)
+    assert [option for option in GAME_OPTIONS if option not in PROFILES["bar"]] == [
+        "break_requirement", "break_failure", *CLOCK_OPTIONS]
 
 
 def test_an_unknown_profile_is_refused_by_name():
