@@ -162,6 +162,12 @@ def served_state(client) -> dict:
     return client.request({"cmd": "state"})["state"]
 
 
+#: A daemon fed the simulated table's sensor inputs over the local API has its sensors: a strike line and a shared
+#: cushion line, on gpiozero's mock pins (``main`` sets GPIOZERO_PIN_FACTORY), which no one drives. Each match then
+#: records rails_sensed and strike_sensed as the simulated table plays them (the daemon decides them, issue 26).
+SENSED = "[sensors.gpio]\nstrike = 20\ncushion_shared = 21\n"
+
+
 def same_as_fold(served: dict, folded) -> bool:
     want = state_line(folded)
     return {key: served[key] for key in want} == want
@@ -220,7 +226,7 @@ def throughput(racks: int, whole_match_seed: int, seed: int, window: int, tmp: P
     lines.append(f"load average before (a): {load_average()}")
 
     (tmp / "a").mkdir()
-    daemon = Daemon(tmp / "a")
+    daemon = Daemon(tmp / "a", config=SENSED)
     daemon.start()
     try:
         pid = daemon.process.pid
@@ -247,7 +253,7 @@ def throughput(racks: int, whole_match_seed: int, seed: int, window: int, tmp: P
                  f"{seconds / count * 1e3:.2f} ms an input, answer after commit)")
 
     (tmp / "b").mkdir()
-    daemon = Daemon(tmp / "b")
+    daemon = Daemon(tmp / "b", config=SENSED)
     daemon.start()
     try:
         client = daemon.client()
@@ -301,8 +307,6 @@ def template_memory(match_log: list[dict], whole: SimulatedTable, long_log: list
         config = parse_config(text)
         daemon = Daemon(folder)
         daemon.config.write_text(text)
-        os.environ["GPIOZERO_PIN_FACTORY"] = "mock"
-        stack.callback(os.environ.pop, "GPIOZERO_PIN_FACTORY")
         mcu = stack.enter_context(PtyMcu(str(link), boot_id=0xBE7C4))
         daemon.start()
         stack.callback(daemon.kill)
@@ -360,7 +364,7 @@ def frame_to_state(frames: int, seed: int, tmp: Path) -> list[str]:
     folder = tmp / "serial"
     folder.mkdir()
     link = folder / "mcu"
-    daemon = Daemon(folder, config=f'[sensors.serial]\nport = "{link}"\n')
+    daemon = Daemon(folder, config=f'[sensors.serial]\nport = "{link}"\nrails = true\nstrike = true\n')
     lines = [f"load average before (b): {load_average()}"]
     latencies = []
     with PtyMcu(str(link), boot_id=0xBE7C4, rng=Random(seed)) as mcu:
@@ -422,7 +426,7 @@ def kill_soak(kills: int, seed: int, tmp: Path) -> list[str]:
     rng = Random(seed)
     folder = tmp / "kills"
     folder.mkdir()
-    daemon = Daemon(folder)
+    daemon = Daemon(folder, config=SENSED)
     lines = [f"load average before (d): {load_average()}"]
     daemon.start()
     client = daemon.client()
@@ -499,6 +503,7 @@ def main(argv: list[str] | None = None) -> int:
     frames = args.frames or (100 if args.quick else 1500)
     kills = args.kills or (3 if args.quick else 1000)
 
+    os.environ["GPIOZERO_PIN_FACTORY"] = "mock"  # the daemons' sensor lines (SENSED), and (c)'s example config
     print_header("not pinned (--no-pin)" if args.no_pin else pin_to_one_core())
     print(f"daemon: {helpers.DEVETKA} run (a child process); client and simulated microcontroller in this process")
     print()

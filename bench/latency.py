@@ -180,6 +180,7 @@ def frame_to_event(broker: PrivateBroker, folder: Path, inputs: int, gap: float,
     log, played = write_log(folder, inputs, seed, gap)
     link = folder / "mcu"
     daemon = Daemon(folder, config=f'[table]\nid = "{TABLE}"\n[sensors.serial]\nport = "{link}"\n'
+                                   'rails = true\nstrike = true\n'
                                    f'[mqtt]\nhost = "{broker.host}"\nport = {broker.port}\n')
     lines = [f"load average before (a): {load_average()}"]
     subscriber = Subscriber(broker, [TOPICS.availability, TOPICS.event])
@@ -217,7 +218,8 @@ def frame_to_state_without_mqtt(folder: Path, inputs: int, gap: float, seed: int
     """The same frames with no [mqtt] section: what MQTT's presence costs the daemon's own path."""
     log, played = write_log(folder, inputs, seed, gap)
     link = folder / "mcu"
-    daemon = Daemon(folder, config=f'[table]\nid = "{TABLE}"\n[sensors.serial]\nport = "{link}"\n')
+    daemon = Daemon(folder, config=f'[table]\nid = "{TABLE}"\n[sensors.serial]\nport = "{link}"\n'
+                                   'rails = true\nstrike = true\n')
     daemon.start()
     try:
         frames, states = play(daemon, log, played, link, inputs, gap)

@@ -310,7 +310,7 @@ class MqttLink:
         except orjson.JSONDecodeError:
             request = None
         request_id = request.get("id") if isinstance(request, dict) else None
-        self._answer(self.service.refusal(request_id, RETAINED_NOT_RUN))
+        self._answer(self.service.refusal(request_id, RETAINED_NOT_RUN, "not_allowed"))
 
     def _answer(self, message: dict[str, Any]) -> None:
         self._send(self.topics.result, _dumps(message))

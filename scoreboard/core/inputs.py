@@ -155,6 +155,11 @@ class RuleOptions:
         """APA 9-ball scoring: points against a target by skill level, not racks against a race."""
         return self.scoring == "apa"
 
+    def every(self) -> dict[str, Any]:
+        """Every option's value under its log name, the label included (null: none): what the state serves, so a
+        screen that asks for the same match again (a rematch) asks for every option, not the venue's defaults."""
+        return {name: getattr(self, attr) for name, attr in self.JSON_NAMES.items()}
+
     def to_json(self) -> dict[str, Any]:
         """Every option of the first release, and each later one that is set (all of them under a profile)."""
         default = _DEFAULT_OPTIONS

@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from os import PathLike
+from types import MappingProxyType
 from typing import Any
 
 from scoreboard.core import profiles
@@ -53,7 +55,7 @@ from scoreboard.core.checks import (
     topic_prefix,
     whole_number,
 )
-from scoreboard.core.inputs import MatchStart, RuleOptions
+from scoreboard.core.inputs import InputError, MatchStart, RuleOptions
 from scoreboard.core.messages import msg
 from scoreboard.sensing.wiring import SensorsConfig
 
@@ -116,24 +118,32 @@ class MatchConfig:
     profile: str | None = setting(None, profile_name)
     locked: bool = setting(False, boolean)
     apa_skill: tuple[int, int] | None = setting(None, skill_pair)
+    written: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """The game options ``[match.rules]`` writes, as written: what the venue sets for what its profile leaves
+    open (``scoreboard.core.profiles.compose``); not a key of the file."""
 
     @staticmethod
     def combine(values: dict[str, Any], raw: dict[str, Any], key: str) -> dict[str, Any]:
-        """``profile`` fills in the game's options (``scoreboard/core/profiles.py``); a game option ``[match.rules]``
-        also writes must agree with it, and the table's sensor options are kept."""
+        """``profile`` fills in the options it fixes (``scoreboard/core/profiles.py``); a game option
+        ``[match.rules]`` also writes must agree with them, and what the profile leaves open is the venue's."""
+        given = raw.get("rules") or {}
+        written = {option: value for option, value in given.items() if option in profiles.GAME_OPTIONS}
+        values = {**values, "written": MappingProxyType(written)}
         name = values.get("profile")
         if name is None:
             return values
-        written = values.get("rules", RuleOptions())
-        chosen = profiles.options(name, written)
-        given = raw.get("rules") or {}
-        for option in profiles.differences(written, chosen):
-            if option in given:
-                attr = RuleOptions.JSON_NAMES[option]
-                value = _show(getattr(chosen, attr))
+        fixed = profiles.PROFILES[name]
+        for option, value in written.items():
+            if option in fixed and value != fixed[option]:
                 raise ConfigError(f"{key}.rules.{option}",
                                   msg('profile "{name}" sets it to {value}: leave it out, or leave out match.profile',
-                                      name=name, value=value))
+                                      name=name, value=_show(fixed[option])))
+        try:
+            chosen = profiles.compose({}, profile=name, written=written,
+                                      sensed={option: getattr(values.get("rules", RuleOptions()), option)
+                                              for option in profiles.SENSED})
+        except InputError as error:
+            raise ConfigError(f"{key}.rules", error.message) from None
         return {**values, "rules": chosen}
 
     def validate(self, key: str) -> None:
@@ -244,11 +254,30 @@ class Config:
     table: TableConfig = setting(TableConfig(), section(TableConfig))
     store: StoreConfig = setting(StoreConfig(), section(StoreConfig))
     api: ApiConfig = setting(ApiConfig(), section(ApiConfig))
-    match: MatchConfig = setting(MatchConfig(), section(MatchConfig))
+    match: MatchConfig = setting(MatchConfig(rules=RuleOptions(rails_sensed=False)), section(MatchConfig))
+    """With no sensors written, no rail sensors: the sensed switches follow ``[sensors]`` (``combine``)."""
     shots: ShotsConfig = setting(ShotsConfig(), section(ShotsConfig))
     sensors: SensorsConfig = setting(SensorsConfig(), section(SensorsConfig))
     mqtt: MqttConfig = setting(MqttConfig(enabled=False), section(MqttConfig))
     ui: UiConfig = setting(UiConfig(), section(UiConfig))
+
+    @staticmethod
+    def combine(values: dict[str, Any], raw: dict[str, Any], key: str) -> dict[str, Any]:
+        """The match's sensed switches are the table's sensors': ``[match.rules]`` may only agree with them."""
+        sensors = values.get("sensors", SensorsConfig())
+        match = values.get("match", MatchConfig())
+        given = (raw.get("match") or {}).get("rules") or {}
+        sensed = sensors.sensed()
+        for option, has in sensed.items():
+            if option in given and given[option] != has:
+                raise ConfigError(f"match.rules.{option}", msg(
+                    "the table's sensors decide it ({value} with these [sensors]): leave it out", value=_show(has)))
+        return {**values, "match": replace(match, rules=replace(match.rules, **sensed))}
+
+    @property
+    def sensed(self) -> dict[str, bool]:
+        """The table's sensed switches, as every match at it records them (``SensorsConfig.sensed``)."""
+        return self.sensors.sensed()
 
     @property
     def settle_hold_back_s(self) -> float:

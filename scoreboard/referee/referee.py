@@ -63,6 +63,22 @@ from scoreboard.sensing.interface import Health
 
 COMMANDS = "names, new_match, pin, rack_mode, result, results, settings, state, stats"
 
+#: Every refusal's ``code``, one per kind (docs/mqtt.md, "Refusals"): stable, so no client branches on the words.
+CODES = {
+    "invalid_input": "the request is not well formed, or names an unknown command, option or value",
+    "not_now": "the rules or the match refuse it now (no match, the match over, a tap that is not allowed)",
+    "rule_fixed": "a new match would change an option the profile, the venue or the table's sensors fix",
+    "wrong_table": "a new match names another table",
+    "pin_required": "a change of settings without the PIN",
+    "pin_not_chosen": "no PIN is chosen yet: only the change that chooses one is taken",
+    "pin_wrong": "the PIN given is not the table's",
+    "pin_locked": "too many wrong PINs: requests carrying a PIN are refused for a while",
+    "not_allowed": "this way in may not send it (MQTT: settings and the PIN)",
+    "unavailable": "this daemon keeps no settings (started without a data directory)",
+    "store_failed": "the store could not save it: nothing changed",
+    "internal_error": "a fault of the daemon's own: reported, the match as it was",
+}
+
 
 class Reply(NamedTuple):
     """The answer to one request: ``state`` when ok, ``error`` when not; ``changed`` asks for a broadcast."""
@@ -72,9 +88,11 @@ class Reply(NamedTuple):
     error: str | None = None
     changed: bool = False
     wrong_pin: bool = False
-    """A PIN was given and it was wrong: the service counts it against the connection."""
+    """A PIN was given and it was wrong: the service counts it against the table (every connection's)."""
     words: str | None = None
     """The error in the players' language, where the rules gave it as a message (``error`` stays English)."""
+    code: str | None = None
+    """A refusal's kind (``CODES``, docs/mqtt.md "Refusals"): what a client branches on, never the words."""
 
 
 #: The state's health entry of the store, there while it cannot write (a full disk, a read-only file).
@@ -107,9 +125,11 @@ def _said(served: dict[str, Any] | None, words: Catalog) -> dict[str, Any] | Non
     return dict(served, shot=render(shot, words), message=message_json(shot))
 
 
-def refusal(message: Arg, words: Catalog, **fields: Any) -> Reply:
-    """A refused request: the error in English (the log's and the API's words) and in the players' language."""
-    return Reply(False, error=render(message), words=render(message, words), **fields)
+def refusal(message: Arg, words: Catalog, code: str = "invalid_input", **fields: Any) -> Reply:
+    """A refused request: the error in English (the log's and the API's words) and in the players' language, and
+    its ``code``."""
+    assert code in CODES, code
+    return Reply(False, error=render(message), words=render(message, words), code=code, **fields)
 
 
 def _error_words(error: BaseException) -> Arg:
@@ -155,11 +175,23 @@ class _Kept:
         return value
 
 
-def _profiles_offered(defaults: MatchConfig) -> dict[str, dict[str, Any]]:
-    """The rule profiles the setup screen may pick, each as the ``rules`` of its ``match_start`` (the table's
-    sensor options kept): only the venue's own when it locked it."""
+def _profiles_offered(defaults: MatchConfig, sensed: dict[str, bool] | None) -> dict[str, dict[str, Any]]:
+    """The rule profiles the setup screen may pick, each as the ``rules`` a ``new_match`` naming only it gets (the
+    venue's options for what it leaves open, the table's sensors): only the venue's own when it locked it."""
     names = [defaults.profile] if defaults.locked and defaults.profile else list(profiles.PROFILES)
-    return {name: profiles.options(name, defaults.rules).to_json() for name in names}
+    return {name: profiles.compose({"profile": name}, profile=defaults.profile, written=defaults.written,
+                                   locked=defaults.locked, sensed=sensed or _sensors_of(defaults)).to_json()
+            for name in names}
+
+
+def _fixed_offered(defaults: MatchConfig, offered: dict[str, Any]) -> dict[str, list[str]]:
+    """Per profile offered, the game options a request may not change under it (the setup screen's switches
+    that are not the players')."""
+    return {name: profiles.fixes(name, defaults.written, defaults.locked) for name in offered}
+
+
+def _sensors_of(defaults: MatchConfig) -> dict[str, bool]:
+    return {option: getattr(defaults.rules, option) for option in profiles.SENSED}
 
 
 class Referee:
@@ -173,7 +205,7 @@ class Referee:
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, settle_after: float = DEFAULT_SETTLE_AFTER,
                  hold_back: float = 0.0, defaults: MatchConfig | None = None, language: str = "en",
-                 sound: bool = True) -> None:
+                 sound: bool = True, sensed: dict[str, bool] | None = None, table: str | None = None) -> None:
         self.store = store
         self.language = language
         """The table's language (``[table] language``): the words served, unless the match chose its own."""
@@ -181,8 +213,16 @@ class Referee:
         """The touchscreen's shot clock tones on or off (``[ui] sound``, a setting behind the PIN), served as
         ``sound``: the screen's setting, kept by the daemon with the others."""
         self.defaults = defaults if defaults is not None else MatchConfig()
-        self.profiles = _profiles_offered(self.defaults)
         """The config's ``[match]``: what a ``new_match`` leaves out (players, race, rule options)."""
+        self.table_sensed = sensed
+        """The table's sensed switches (``rails_sensed``, ``strike_sensed``: ``Config.sensed``), every match's
+        whatever the way in; None: not known here (a referee built without a config), taken from the request."""
+        self.table = table
+        """The table's id (``[table] id``), stamped on every ``match_start``; None: none known."""
+        self.profiles = _profiles_offered(self.defaults, sensed)
+        """The profiles the setup screen may pick, each the rules a ``new_match`` naming only it gets."""
+        self.profile_fixes = _fixed_offered(self.defaults, self.profiles)
+        """Per profile offered, the options a ``new_match`` may not change under it."""
         self.match_id: int | None = None
         self.match: Match | None = None
         self.seq = 0
@@ -209,6 +249,8 @@ class Referee:
         the table is refereed from taps alone, and the screen must not say "Sensors OK"."""
         self.overrides = None
         """The screen's settings over the config file (``scoreboard.referee.settings``); None: not kept here."""
+        self._pin_chosen: bool | None = None
+        """Whether a PIN is chosen, kept from the settings (read again after a change): served as ``pin_chosen``."""
         self.resume_problem: str | None = None
         """Why the store's current match could not be resumed (then no match is served); None when it was."""
         self.taken_back: dict[str, Any] | None = None
@@ -294,9 +336,9 @@ class Referee:
             return self._apply(due)
         return Reply(True, self.state(), changed=True) if due else None
 
-    def _refuse(self, message: Arg, **fields: Any) -> Reply:
+    def _refuse(self, message: Arg, code: str = "invalid_input", **fields: Any) -> Reply:
         """A refusal in the players' language now."""
-        return refusal(message, self.words(), **fields)
+        return refusal(message, self.words(), code, **fields)
 
     def handle(self, request: Any) -> Reply:
         """One request: a control command (``cmd``) or a match-log input; never raises for a bad request."""
@@ -356,7 +398,8 @@ class Referee:
         from scoreboard.referee.settings import LIVE
 
         if self.overrides is None:
-            return self._refuse(msg("settings: this daemon keeps no settings file (started without a data directory)"))
+            return self._refuse(msg("settings: this daemon keeps no settings file (started without a data directory)"),
+                                "unavailable")
         changes = request.get("set")
         restart = False
         if changes is not None:
@@ -369,7 +412,8 @@ class Referee:
                 return self._refuse(msg("settings not saved: {problem}", problem=error.message))
             except OSError as error:
                 return self._refuse(msg("settings not saved: {problem}", problem=msg(
-                    "cannot write {path}: {error}", path=str(self.overrides.path), error=str(error))))
+                    "cannot write {path}: {error}", path=str(self.overrides.path), error=str(error))), "store_failed")
+            self._pin_chosen = config.ui.pin is not None
             self.timer.settle_after = config.shots.settle_after_s
             self.language = config.table.language
             self.sound = config.ui.sound
@@ -379,12 +423,13 @@ class Referee:
     def _check_pin(self, pin: Any) -> Reply:
         """The touchscreen's keypad asks the daemon, which alone knows the PIN."""
         if self.overrides is None:
-            return self._refuse(msg("pin: this daemon keeps no settings (started without a data directory)"))
+            return self._refuse(msg("pin: this daemon keeps no settings (started without a data directory)"),
+                                "unavailable")
         current = self.overrides.pin()
         if current is None:
-            return self._refuse(NO_PIN)
+            return self._refuse(NO_PIN, "pin_not_chosen")
         if pin != current:
-            return self._refuse(WRONG_PIN, wrong_pin=pin is not None)
+            return self._refuse(WRONG_PIN, "pin_wrong", wrong_pin=pin is not None)
         return Reply(True, self.state())
 
     def _pin_refusal(self, pin: Any, changes: Any) -> Reply | None:
@@ -393,13 +438,22 @@ class Referee:
         if current is None:
             if isinstance(changes, dict) and "ui.pin" in changes:
                 return None
-            return self._refuse(msg("settings not saved: {problem}", problem=NO_PIN))
+            return self._refuse(msg("settings not saved: {problem}", problem=NO_PIN), "pin_not_chosen")
         if pin is None:
             return self._refuse(msg("settings not saved: {problem}", problem=msg(
-                "a change needs the PIN ({field})", field='"pin": "..."')))
+                "a change needs the PIN ({field})", field='"pin": "..."')), "pin_required")
         if pin != current:
-            return self._refuse(msg("settings not saved: {problem}", problem=WRONG_PIN), wrong_pin=True)
+            return self._refuse(msg("settings not saved: {problem}", problem=WRONG_PIN), "pin_wrong", wrong_pin=True)
         return None
+
+    def pin_chosen(self) -> bool | None:
+        """Whether the table has a PIN (``[ui] pin`` or the screen's choice), for the settings screen to ask for it or
+        to have one chosen; None: this daemon keeps no settings."""
+        if self.overrides is None:
+            return None
+        if self._pin_chosen is None:
+            self._pin_chosen = self.overrides.pin() is not None
+        return self._pin_chosen
 
     def set_rack_mode(self, on: bool) -> None:
         self.rack_mode = on
@@ -407,17 +461,33 @@ class Referee:
             source.set_rack_mode(on)
 
     def _new_match(self, raw: Any) -> Reply:
-        """Begin a match; what its ``match_start`` leaves out (all of it, if absent) comes from ``[match]``."""
+        """Begin a match; what its ``match_start`` leaves out (all of it, if absent) comes from ``[match]``; its
+        rules are composed key by key (profile, venue, request: ``profiles.compose``), its sensed switches are
+        the table's and its ``table`` this one."""
         if raw is None:
             raw = {}
         if not isinstance(raw, dict):
             return self._refuse(msg("new_match: match_start must be the match_start input as an object"))
         defaults = self.defaults
+        asked = raw.get("rules")
+        if self.table_sensed is None and (asked is None or isinstance(asked, dict)):  # no table known: the config's
+            asked = {**_sensors_of(defaults), **(asked or {})}  # switches, unless asked
+        try:
+            rules = profiles.compose(asked, profile=defaults.profile, written=defaults.written,
+                                     locked=defaults.locked, sensed=self.table_sensed)
+        except profiles.Fixed as error:
+            return self._refuse(msg("match_start: {problem}", problem=error.message), "rule_fixed")
+        except InputError as error:
+            return self._refuse(msg("match_start: {problem}", problem=error.message))
+        named = raw.get("table")
+        if self.table is not None and named is not None and named != self.table:
+            return self._refuse(msg('match_start: table {named} is not this table ("{table}")', named=json.dumps(named),
+                                    table=self.table), "wrong_table")
         raw = {"type": "match_start", "v": 1, "players": list(defaults.players), "race": list(defaults.race),
-               "breaker": 0, "rules": defaults.rules.to_json(), **raw}
-        rules = raw.get("rules")
-        if defaults.apa_skill is not None and "apa_skill" not in raw and isinstance(rules, dict) \
-                and rules.get("scoring") == "apa":
+               "breaker": 0, **raw, "rules": rules.to_json()}
+        if self.table is not None:
+            raw["table"] = self.table
+        if defaults.apa_skill is not None and "apa_skill" not in raw and rules.apa:
             raw["apa_skill"] = list(defaults.apa_skill)
         try:
             match_start = parse(raw)
@@ -425,14 +495,6 @@ class Referee:
             return self._refuse(msg("match_start: {problem}", problem=error.message))
         if not isinstance(match_start, MatchStart):
             return self._refuse(msg("new_match needs a match_start, not {type}", type=repr(raw.get("type"))))
-        if defaults.locked:
-            unlike = profiles.differences(match_start.options, defaults.rules)
-            if unlike:
-                option = unlike[0]
-                wanted = defaults.rules.to_json()[option]
-                return self._refuse(msg('match_start: the venue locked the rules to profile "{profile}": '
-                                        'rules.{option} must be {value}', profile=str(defaults.profile), option=option,
-                                        value=json.dumps(wanted)))
         match_start = replace(match_start, t=self.now())  # the daemon stamps the match's time
         match = Match(match_start)
         try:
@@ -440,7 +502,7 @@ class Referee:
         except Exception as error:  # sqlite3 or the disk: the match stays as it was
             self._store_failed(error)
             return self._refuse(msg("the store could not start the match: {error}", error=_error_words(error)),
-                                changed=True)
+                                "store_failed", changed=True)
         self._store_works()
         self.match, self.match_id, self.seq = match, match_id, 0
         self.taken_back = None
@@ -460,7 +522,21 @@ class Referee:
                                     command='{"cmd": "new_match", ...}'))
         if item.t is not None:
             item = replace(item, t=None)  # the daemon stamps the match's time: a sent t would move its clock
+        locked = self._clock_locked(item)
+        if locked is not None:
+            return self._refuse(locked, "rule_fixed")
         return self._apply(item)
+
+    def _clock_locked(self, item: Input) -> Message | None:
+        """A venue that locked ``shot_clock`` (``locked = true`` with it in ``[match.rules]``) keeps it so: the
+        ``shot_clock`` input follows the same rule as a ``new_match`` (docs/rules.md, "Profiles")."""
+        defaults = self.defaults
+        if not isinstance(item, ShotClock) or item.on is None or not defaults.locked:
+            return None
+        if "shot_clock" not in defaults.written or item.on == defaults.written["shot_clock"]:
+            return None
+        return msg("shot_clock: the venue locked rules.shot_clock to {value}",
+                   value=json.dumps(defaults.written["shot_clock"]))
 
     def _apply(self, item: Input) -> Reply:
         """Apply, commit, then answer: the one path every input takes, the settle timer's included."""
@@ -469,16 +545,16 @@ class Referee:
         match = self.match
         if match is None:
             return self._refuse(msg("no match yet: start one with {command}",
-                                    command='{"cmd": "new_match", "match_start": {...}}'))
+                                    command='{"cmd": "new_match", "match_start": {...}}'), "not_now")
         too_late = self._clock_refusal(item)
         if too_late is not None:
-            return self._refuse(too_late)
+            return self._refuse(too_late, "not_now")
         before, applied = match.state, match.applied_count
         taken_back = _taking_back(match, item)
         try:
             step = match.apply(item)
         except RuleError as error:
-            return self._refuse(error.message)
+            return self._refuse(error.message, "not_now")
         if match.state is before and match.applied_count == applied and not isinstance(item, Undo):
             self.timer.seen(item, match.state)
             return Reply(True, self.state())  # applied but changed nothing (a settle on a still table)
@@ -545,8 +621,8 @@ class Referee:
         except Exception as again:  # a log that no longer folds, or the disk: serve no match rather than a wrong one
             self.match = None
             return self._refuse(msg("{problem}; the match could not be read back either: {error}", problem=message,
-                                    error=_error_words(again)), changed=True)
-        return self._refuse(message, changed=True)
+                                    error=_error_words(again)), "store_failed", changed=True)
+        return self._refuse(message, "store_failed", changed=True)
 
     def _store_failed(self, error: Exception) -> None:
         """The store's trouble goes into the state's health, so the screen and the dashboards show it."""
@@ -580,7 +656,10 @@ class Referee:
         out["rack_mode"] = self.rack_mode
         out["shot_in_progress"] = match is not None and match.state.shot is not None
         out["profiles"] = self.profiles
+        out["profile_fixes"] = self.profile_fixes
         out["profile_locked"] = self.defaults.locked
+        out["pin_chosen"] = self.pin_chosen()
+        out["sensed"] = dict(self.table_sensed) if self.table_sensed is not None else _sensors_of(self.defaults)
         if match is None:
             out.update(last_verdict=None, undo=None, undo_shot=None, taken_back=None, shot_reopened=False,
                        rules=None, rules_version=None,
@@ -597,7 +676,7 @@ class Referee:
             lambda: _said(_shot_taken_back(match), words))
         out["taken_back"] = _said(self.taken_back, words)
         out["shot_reopened"] = self.timer.reopened and match.state.shot is not None
-        out["rules"] = match.match_start.options.to_json()
+        out["rules"] = match.match_start.options.every()
         out["rules_version"] = match.state.setup.rules_version
         over = match.state.table.match_winner is not None
         out["actions"] = dict(self._clock_actions(actions(match, words)),

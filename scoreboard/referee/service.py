@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
@@ -19,7 +19,7 @@ import orjson
 from scoreboard.core.inputs import Input
 from scoreboard.core.messages import Catalog, Message, msg, render
 from scoreboard.core.rules import Step
-from scoreboard.referee.referee import Referee
+from scoreboard.referee.referee import CODES, Referee
 from scoreboard.sensing.interface import Health, Report
 
 #: A request longer than this is refused unread, on every way in (a line of the local API, an MQTT payload).
@@ -31,7 +31,8 @@ REFUSED: Mapping[str, Mapping[str, Message]] = {
              "pin": msg("the PIN is typed on the table's touchscreen, not sent over MQTT")},
 }
 
-#: Wrong PINs a connection may send within ``PIN_WINDOW_S`` before it is refused for ``PIN_LOCKOUT_S``.
+#: Wrong PINs the table takes within ``PIN_WINDOW_S``, over every connection together, before the requests that
+#: carry a PIN are refused for ``PIN_LOCKOUT_S``.
 PIN_TRIES = 5
 PIN_WINDOW_S = 60.0
 PIN_LOCKOUT_S = 60.0
@@ -50,8 +51,8 @@ class Service:
         self.referee = referee
         self.clock = clock
         self._watchers: list[StateWatcher] = []
-        self._wrong_pins: dict[Hashable, deque[float]] = {}
-        self._locked: dict[Hashable, float] = {}
+        self._wrong_pins: deque[float] = deque()
+        self._locked_until: float | None = None
         self.woken: Callable[[], None] = lambda: None
         """Called whenever an input may have moved the settle deadline (the daemon's settle loop wakes)."""
 
@@ -75,9 +76,12 @@ class Service:
         """The store's lasting id: with the match and the seq it names a state, and an event, for good."""
         return self.referee.store.id
 
-    def refusal(self, request_id: Any, message: Message) -> dict[str, Any]:
-        """The answer refusing a request: ``error`` in English (the API's words), ``words`` in the players'."""
-        return {"id": request_id, "ok": False, "error": render(message), "words": render(message, self.words)}
+    def refusal(self, request_id: Any, message: Message, code: str = "invalid_input") -> dict[str, Any]:
+        """The answer refusing a request: ``error`` in English (the API's words), ``words`` in the players', and
+        its ``code`` (``CODES``)."""
+        assert code in CODES, code
+        return {"id": request_id, "ok": False, "error": render(message), "words": render(message, self.words),
+                "code": code}
 
     def watch(self, watcher: StateWatcher) -> None:
         self._watchers.append(watcher)
@@ -93,37 +97,33 @@ class Service:
         if watcher in self.referee.stored:
             self.referee.stored.remove(watcher)
 
-    def forget(self, caller: Hashable) -> None:
-        """A connection closed: its wrong PINs and its lockout go with it."""
-        self._wrong_pins.pop(caller, None)
-        self._locked.pop(caller, None)
-
-    def _lockout(self, caller: Hashable) -> float:
-        """Seconds this connection is still refused for, after too many wrong PINs (0: not refused)."""
-        until = self._locked.get(caller)
+    def _lockout(self) -> float:
+        """Seconds the table still refuses a PIN for, after too many wrong ones (0: not refused)."""
+        until = self._locked_until
         if until is None:
             return 0.0
         left = until - self.clock()
         if left <= 0:
-            del self._locked[caller]
+            self._locked_until = None
             return 0.0
         return left
 
-    def _count_wrong_pin(self, caller: Hashable) -> None:
+    def _count_wrong_pin(self) -> None:
         now = self.clock()
-        tries = self._wrong_pins.setdefault(caller, deque())
+        tries = self._wrong_pins
         tries.append(now)
         while tries and tries[0] <= now - PIN_WINDOW_S:
             tries.popleft()
         if len(tries) >= PIN_TRIES:
             tries.clear()
-            self._locked[caller] = now + PIN_LOCKOUT_S
-            log.warning("%d wrong PINs within %g s from one connection: refused for %g s",
-                        PIN_TRIES, PIN_WINDOW_S, PIN_LOCKOUT_S)
+            self._locked_until = now + PIN_LOCKOUT_S
+            log.warning("%d wrong PINs within %g s: a PIN is refused for %g s", PIN_TRIES, PIN_WINDOW_S,
+                        PIN_LOCKOUT_S)
 
-    def request(self, line: bytes, answer: Answer, way_in: str, caller: Hashable | None = None) -> None:
-        """A request line from ``way_in`` (``socket``, ``mqtt``) and its connection ``caller``: ``answer`` gets
-        its answer, then every watcher the change."""
+    def request(self, line: bytes, answer: Answer, way_in: str) -> None:
+        """A request line from ``way_in`` (``socket``, ``mqtt``): ``answer`` gets its answer, then every watcher
+        the change. Wrong PINs count for the table, whichever connection sent them; while they lock it out, only
+        a request that carries a PIN is refused, and the refereeing goes on."""
         if len(line) > REQUEST_LIMIT:
             answer(self.refusal(None, msg("a request longer than {limit} bytes is not read", limit=REQUEST_LIMIT)))
             return
@@ -137,32 +137,29 @@ class Service:
             answer(self.refusal(None, msg("a request must be a JSON object, not {kind}", kind=kind)))
             return
         request_id = request.pop("id", None)
-        caller = (way_in, caller)
-        locked = self._lockout(caller)
-        if locked:
-            answer(self.refusal(request_id, msg("too many wrong PINs: this connection is refused for {seconds} s more",
-                                                seconds=round(locked))))
-            return
         refused = REFUSED.get(way_in, {})
         command = request.get("cmd")
         if isinstance(command, str) and command in refused:
-            answer(self.refusal(request_id, refused[command]))
+            answer(self.refusal(request_id, refused[command], "not_allowed"))
+            return
+        locked = self._lockout() if command == "pin" or "pin" in request else 0.0
+        if locked:
+            answer(self.refusal(request_id, msg("too many wrong PINs: a PIN is refused for {seconds} s more",
+                                                seconds=max(1, round(locked))), "pin_locked"))
             return
         self.woken()
         try:
             reply = self.referee.handle(request)
         except Exception as error:  # a bug must cost one answer, not the daemon
             log.exception("internal error on a request")
-            answer(self.refusal(request_id, msg("internal error: {error}", error=repr(error))))
+            answer(self.refusal(request_id, msg("internal error: {error}", error=repr(error)), "internal_error"))
             return
         if reply.wrong_pin:
-            self._count_wrong_pin(caller)
+            self._count_wrong_pin()
         if reply.ok:
             answer({"id": request_id, "ok": True, "state": reply.state})
-        elif reply.words is not None:
-            answer({"id": request_id, "ok": False, "error": reply.error, "words": reply.words})
         else:
-            answer({"id": request_id, "ok": False, "error": reply.error})
+            answer({"id": request_id, "ok": False, "error": reply.error, "words": reply.words, "code": reply.code})
         if reply.changed:
             self.changed()
 

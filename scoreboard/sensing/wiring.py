@@ -149,6 +149,10 @@ class SerialConfig:
     enabled: bool = setting(True, boolean)
     port: str = setting("/dev/devetka-bridge", text)
     baud: int = setting(115200, whole_number)
+    rails: bool = setting(False, boolean)
+    """The microcontroller has rail (cushion) sensors: its hello names no lines, so the config says so."""
+    strike: bool = setting(False, boolean)
+    """The microcontroller has a strike sensor (likewise)."""
 
 
 @dataclass(frozen=True)
@@ -162,3 +166,18 @@ class SensorsConfig:
     gpio: GpioConfig = setting(GpioConfig(enabled=False), section(GpioConfig))
     filter: FilterConfig = setting(FilterConfig(), section(FilterConfig))
     serial: SerialConfig = setting(SerialConfig(enabled=False), section(SerialConfig))
+
+    def sensed(self) -> dict[str, bool]:
+        """The match's sensed switches at this table: rail sensors on a GPIO line or the microcontroller
+        (``[sensors.serial] rails``), likewise a strike sensor; none with no sensor section (taps only).
+
+        >>> SensorsConfig().sensed()
+        {'rails_sensed': False, 'strike_sensed': False}
+        >>> SensorsConfig(gpio=GpioConfig(cushion_shared=21)).sensed()
+        {'rails_sensed': True, 'strike_sensed': False}
+        """
+        gpio, serial = self.gpio, self.serial
+        rails = (gpio.enabled and bool(gpio.cushions or gpio.cushion_shared is not None)) or (
+            serial.enabled and serial.rails)
+        strike = (gpio.enabled and gpio.strike is not None) or (serial.enabled and serial.strike)
+        return {"rails_sensed": rails, "strike_sensed": strike}

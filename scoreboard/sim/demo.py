@@ -335,6 +335,7 @@ socket = {orjson.dumps(os.path.join(folder, "api.sock")).decode()}
 settle_after_s = {options.settle_after!r}
 [sensors.serial]
 port = {orjson.dumps(link).decode()}
+rails = true
 [sensors.gpio]
 strike = {STRIKE_PIN}
 """ + ("" if options.broker is None else f"""

@@ -59,7 +59,9 @@ from scoreboard.ui.viewmodel import (
     next_profile,
     next_screen,
     profile_choices,
+    profile_fixes,
     profile_scores_points,
+    rematch_rules,
     setup_request,
     stats_text,
     view,
@@ -462,11 +464,15 @@ class SetupScreen(DevetkaScreen):
     name1 = StringProperty("")
     breaker = NumericProperty(0)
     alternate = BooleanProperty(False)
-    rails_sensed = BooleanProperty(True)
+    rails_sensed = BooleanProperty(False)
     strike_sensed = BooleanProperty(False)
+    """The table's sensed switches as the daemon serves them (``state["sensed"]``): the venue's, shown, not set."""
     three_foul_rule = BooleanProperty(True)
     profile = StringProperty("")
     """The rule profile picked (``state["profiles"]``), or "" for the screen's own options."""
+    fixed = ListProperty()
+    """The options the picked profile (or a locked venue) fixes (``state["profile_fixes"]``): their switches are
+    shown, not the players' to set."""
     points = BooleanProperty(False)
     """The profile plays for APA points: the steppers are the skill levels, not the race."""
 
@@ -488,10 +494,11 @@ class SetupScreen(DevetkaScreen):
         self.breaker = defaults["breaker"]
         rules = defaults["rules"]
         self.alternate = rules.get("break") == "alternate"
-        self.rails_sensed = rules.get("rails_sensed", True)
-        self.strike_sensed = rules.get("strike_sensed", False)
         self.three_foul_rule = rules.get("three_foul_rule", True)
         state = app.state or {}
+        sensed = state.get("sensed") or {}
+        self.rails_sensed = bool(sensed.get("rails_sensed"))
+        self.strike_sensed = bool(sensed.get("strike_sensed"))
         choices = profile_choices(state)
         # the profile of the match on now (or the config's), else the screen's own options (unless locked)
         self.profile = rules.get("profile") if rules.get("profile") in choices else choices[-1]
@@ -514,7 +521,8 @@ class SetupScreen(DevetkaScreen):
             self.ids.race0.value, self.ids.race1.value = app.setup_defaults()["race"]
 
     def _show_profile(self, state: dict[str, Any] | None) -> None:
-        """The break and three-foul switches show the picked profile's values (and are then off)."""
+        """The break and three-foul switches show the picked profile's values (and are off where it fixes them)."""
+        self.fixed = profile_fixes(state, self.profile)
         served = ((state or {}).get("profiles") or {}).get(self.profile)
         if served is not None:
             self.alternate = served.get("break") == "alternate"
@@ -542,8 +550,7 @@ class SetupScreen(DevetkaScreen):
         self.target = "name1" if self.target == "name0" else "name0"
 
     def start(self) -> None:
-        rules = {"break": "alternate" if self.alternate else "winner", "rails_sensed": self.rails_sensed,
-                 "strike_sensed": self.strike_sensed, "three_foul_rule": self.three_foul_rule}
+        rules = {"break": "alternate" if self.alternate else "winner", "three_foul_rule": self.three_foul_rule}
         app = App.get_running_app()
         app.send(setup_request(app.state, self.profile, (self.ids.name0.text, self.ids.name1.text),
                                (int(self.ids.race0.value), int(self.ids.race1.value)), self.breaker, rules,
@@ -555,6 +562,8 @@ class SettingsScreen(DevetkaScreen):
 
     pin = StringProperty("")
     unlocked = BooleanProperty(False)
+    chosen = BooleanProperty(True)
+    """A PIN is chosen (the served ``pin_chosen``): typed, the daemon checks it; else the one typed is chosen."""
     mqtt = BooleanProperty(False)
     gpio = BooleanProperty(False)
     serial = BooleanProperty(False)
@@ -567,6 +576,7 @@ class SettingsScreen(DevetkaScreen):
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.pin, self.unlocked = "", False
+        self.chosen = (App.get_running_app().state or {}).get("pin_chosen") is not False
 
     def show_settings(self, effective: dict[str, Any]) -> None:
         self.effective = effective
@@ -602,6 +612,8 @@ class SettingsScreen(DevetkaScreen):
         app = App.get_running_app()
         if key == "Clear":
             self.pin = ""
+        elif key == "OK" and not self.chosen:
+            app.send({"cmd": "settings", "set": {"ui.pin": self.pin}})  # the first start: this PIN is chosen
         elif key == "OK":
             app.send({"cmd": "pin", "pin": self.pin})  # the daemon alone knows the PIN
         elif len(self.pin) < 8:
@@ -613,7 +625,7 @@ class SettingsScreen(DevetkaScreen):
         if answer.get("ok"):
             self.unlocked = True
             app.send({"cmd": "settings"})
-        elif (answer.get("error") or "").startswith("no PIN is chosen"):
+        elif answer.get("code") == "pin_not_chosen":
             app.send({"cmd": "settings", "set": {"ui.pin": self.pin}})
             self.unlocked = True
         else:
@@ -883,7 +895,10 @@ class DevetkaApp(App):
                 self.state = answer["state"]
                 self._show(self._view(self.state))
             settings = (answer.get("state") or {}).get("settings") or {}
-            self.manager.get_screen("settings").show_settings(settings.get("effective") or {})
+            screen = self.manager.get_screen("settings")
+            screen.show_settings(settings.get("effective") or {})
+            if "ui.pin" in (request.get("set") or {}):
+                screen.chosen = screen.unlocked = True  # the PIN chosen: the settings are open on it
             if "set" in request:
                 restart = (answer.get("state") or {}).get("restart")
                 self.say(tr._("Saved: restart devetka for it to take effect") if restart else tr._("Saved"))
@@ -1029,7 +1044,7 @@ class DevetkaApp(App):
         self.go("live")
 
     def rematch(self) -> None:
-        """The same players, race and rules; the loser of the match breaks first."""
+        """The same players, race, rules and language; the loser of the match breaks first."""
         state = self.state or {}
         if not state.get("players"):
             return
@@ -1037,7 +1052,7 @@ class DevetkaApp(App):
         race = tuple(state.get("race") or self.table_config.match.race)  # null under APA points
         skill = state.get("apa_skill")
         self.send(match_start(tuple(state["players"]), race, 1 - winner if winner in (0, 1) else 0,
-                              state.get("rules") or {}, tuple(skill) if skill else None))
+                              rematch_rules(state), tuple(skill) if skill else None, state.get("language")))
 
     def start_match(self, players: tuple[str, str], race: tuple[int, int], breaker: int, rules: dict) -> None:
         self.send(match_start(players, race, breaker, rules))

@@ -792,17 +792,51 @@ def profile_scores_points(state: dict[str, Any] | None, profile: str) -> bool:
     return served.get("scoring") == "apa"
 
 
+def profile_fixes(state: dict[str, Any] | None, profile: str) -> list[str]:
+    """The options the daemon says ``profile`` fixes (``state["profile_fixes"]``; none for the screen's own)."""
+    return list(((state or {}).get("profile_fixes") or {}).get(profile) or [])
+
+
+#: The match's sensed switches: the table's sensors decide them, never a request (docs/rules.md, "Profiles").
+SENSED = ("rails_sensed", "strike_sensed")
+
+
 def setup_request(state: dict[str, Any] | None, profile: str, players: tuple[str, str], counts: tuple[int, int],
-                  breaker: int, own_rules: dict[str, Any], language: str | None = None) -> dict[str, Any]:
-    """The setup screen's ``new_match``: under a profile, its options as the daemon served them (with the
-    screen's sensor switches) and, for APA points, ``counts`` as the skill levels; else the screen's options
-    and ``counts`` as the race. ``language``: the players' choice for this match (None: the table's)."""
-    served = ((state or {}).get("profiles") or {}).get(profile)
-    if served is None:
-        return match_start(players, counts, breaker, own_rules, language=language)
-    rules = {**served, "rails_sensed": own_rules.get("rails_sensed", True),
-             "strike_sensed": own_rules.get("strike_sensed", False)}
-    if served.get("scoring") == "apa":
+                  breaker: int, switches: dict[str, Any], language: str | None = None) -> dict[str, Any]:
+    """The setup screen's ``new_match``, with only what the players set: the profile (``""``: the screen's own
+    options, ``null`` to the daemon), and each of the screen's ``switches`` the profile leaves open and the players
+    set otherwise than the daemon would; the daemon composes the rest (the venue's shot clock, the table's
+    sensors). Under APA points ``counts`` are the skill levels, else the race. ``language``: the players' choice
+    for this match (None: the table's).
+
+    >>> state = {"profiles": {"wpa": {"break": "winner", "three_foul_rule": True}},
+    ...          "profile_fixes": {"wpa": ["three_foul_rule"]}}
+    >>> setup_request(state, "wpa", ("Ana", "Ben"), (3, 3), 0, {"break": "alternate", "three_foul_rule": True,
+    ...               "rails_sensed": True})["match_start"]["rules"]
+    {'profile': 'wpa', 'break': 'alternate'}
+    """
+    served = ((state or {}).get("profiles") or {}).get(profile) if profile else None
+    fixed = profile_fixes(state, profile)
+    rules: dict[str, Any] = {"profile": profile or None}
+    for option, value in switches.items():
+        if option in SENSED or option in fixed:
+            continue
+        if served is None or served.get(option) != value:
+            rules[option] = value
+    if served is not None and served.get("scoring") == "apa":
         skill = (min(9, max(1, counts[0])), min(9, max(1, counts[1])))
         return match_start(players, counts, breaker, rules, skill, language)
     return match_start(players, counts, breaker, rules, language=language)
+
+
+def rematch_rules(state: dict[str, Any]) -> dict[str, Any]:
+    """The rules a rematch asks for: the match's own, but the sensed switches (the table's, for the daemon to
+    give) and with its profile said, none included (so the venue's profile does not replace the match's own
+    options).
+
+    >>> rematch_rules({"rules": {"break": "alternate", "rails_sensed": True, "shot_clock": True}})
+    {'break': 'alternate', 'shot_clock': True, 'profile': None}
+    """
+    rules = {option: value for option, value in (state.get("rules") or {}).items() if option not in SENSED}
+    rules.setdefault("profile", None)
+    return rules

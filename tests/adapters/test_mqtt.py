@@ -201,7 +201,8 @@ def test_a_retained_command_is_never_run_live_or_kept_and_the_broker_forgets_it(
     dashboard.publish(TOPICS.cmd, b'{"id": "stale", "cmd": "new_match"}', retain=True)
     dashboard.publish(TOPICS.cmd, b'{"id": "fresh", "cmd": "state"}')
     said = str(RETAINED_NOT_RUN)  # the test's table speaks English: its words are the error's
-    assert dashboard.next(TOPICS.result).json == {"id": "stale", "ok": False, "error": said, "words": said}
+    assert dashboard.next(TOPICS.result).json == {"id": "stale", "ok": False, "error": said, "words": said,
+                                                  "code": "not_allowed"}
     fresh = dashboard.next(TOPICS.result).json
     assert fresh["id"] == "fresh" and fresh["state"]["match_id"] is None  # the live retained one did not run
     no_retained_command(broker)
@@ -211,7 +212,7 @@ def test_a_retained_command_is_never_run_live_or_kept_and_the_broker_forgets_it(
     table.start()
     # The marker of no_retained_command is a live command too: its answer may come first, if the daemon had read it.
     kept = dashboard.until(TOPICS.result, lambda value: value.get("id") != "marker").json
-    assert kept == {"id": "kept", "ok": False, "error": said, "words": said}
+    assert kept == {"id": "kept", "ok": False, "error": said, "words": said, "code": "not_allowed"}
     dashboard.until(TOPICS.availability, lambda value: value == "online")
     dashboard.publish(TOPICS.cmd, b'{"id": "after", "cmd": "state"}')
     after = dashboard.next(TOPICS.result).json
@@ -494,3 +495,27 @@ def test_with_discovery_off_home_assistant_is_told_nothing(tmp_path, broker):
 
 def drain(watcher: Watcher, topic: str) -> list:
     return [watcher.next(topic) for _ in range(watcher.pending(topic))]
+
+
+def test_a_new_match_over_mqtt_is_composed_as_on_the_touchscreen(table, broker):
+    """Issue 26 on MQTT: the same merge as every way in. The stored match_start names the table and its sensors
+    (none here); a claim of a rail sensor and a match naming another table are refused with their codes; the
+    event of the match_start says so to every dashboard."""
+    dashboard = Watcher(broker, [TOPICS.result, TOPICS.event])
+    dashboard.publish(TOPICS.cmd, orjson.dumps({"id": "claim", "cmd": "new_match", "match_start": dict(
+        ANA_BEN, rules={"rails_sensed": True})}))
+    claim = dashboard.next(TOPICS.result).json
+    assert (claim["id"], claim["ok"], claim["code"]) == ("claim", False, "rule_fixed")
+    assert claim["error"] == "match_start: rules.rails_sensed: this table has no rail sensors: leave it out"
+    dashboard.publish(TOPICS.cmd, orjson.dumps({"id": "other", "cmd": "new_match", "match_start": dict(
+        ANA_BEN, table="bar2")}))
+    assert dashboard.next(TOPICS.result).json["code"] == "wrong_table"
+    dashboard.publish(TOPICS.cmd, orjson.dumps({"id": "ok", "cmd": "new_match", "match_start": dict(
+        ANA_BEN, rules={"profile": "bar"})}))
+    assert dashboard.next(TOPICS.result).json["state"]["rules"]["nine_on_break"] == "spotted"
+    started = dashboard.until(TOPICS.event, lambda value: value["event"] == "input").json["input"]
+    assert started["table"] == "bar1" and started["rules"]["rails_sensed"] is False
+    assert started["rules"]["profile"] == "bar" and started["rules"]["strike_sensed"] is False
+    with Store.open_readonly(table.store) as store:
+        assert to_json(store.current_match()[1][0]) == started
+    dashboard.close()

@@ -7,11 +7,13 @@ message it stops the start with.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
 from scoreboard.core.inputs import RuleOptions, to_json
 from scoreboard.core.inputs import parse as parse_input
+from scoreboard.core.profiles import SENSED
 from scoreboard.core.settle import DEFAULT_SETTLE_AFTER
 from scoreboard.referee.config import (
     ApiConfig,
@@ -246,7 +248,7 @@ def test_the_daemon_sections_default_to_a_pi_install():
     assert config.table == TableConfig("table1")
     assert config.store == StoreConfig("/var/lib/devetka/devetka.sqlite3")
     assert config.api == ApiConfig("/run/devetka/api.sock")
-    assert config.match == MatchConfig(("Player 1", "Player 2"), (5, 5), RuleOptions())
+    assert config.match == MatchConfig(("Player 1", "Player 2"), (5, 5), RuleOptions(rails_sensed=False))
     assert config.shots == ShotsConfig(4.0)
 
 
@@ -268,7 +270,6 @@ def test_every_key_of_the_daemon_sections_is_read():
         [match.rules]
         break = "alternate"
         rails_sensed = false
-        strike_sensed = true
         push_out_after_break_foul = true
         three_foul_rule = false
         [shots]
@@ -279,8 +280,7 @@ def test_every_key_of_the_daemon_sections_is_read():
     assert config.api.socket == "/tmp/devetka.sock"
     assert config.match.players == ("Ana", "Ben") and config.match.race == (7, 5)
     assert config.match.rules == RuleOptions(break_order="alternate", rails_sensed=False,
-                                             push_out_after_break_foul=True, three_foul_rule=False,
-                                             strike_sensed=True)
+                                             push_out_after_break_foul=True, three_foul_rule=False)
     assert config.shots.settle_after_s == 2.5
     assert parse("[shots]\nsettle_after_s = 3").shots.settle_after_s == 3.0
 
@@ -296,13 +296,14 @@ def test_rule_options_are_the_match_logs_and_read_back_the_same():
                                            "shot_clock_extensions", "shot_clock_after_break_s",
                                            "shot_clock_after_push_out_s", "profile"}
     clocked = parse('[match.rules]\nshot_clock = true\nshot_clock_s = 40').match.rules
-    assert clocked == RuleOptions(shot_clock=True, shot_clock_s=40)
-    assert parse('[match.rules]\nthree_foul_rule = false').match.rules == RuleOptions(three_foul_rule=False)
+    assert clocked == RuleOptions(shot_clock=True, shot_clock_s=40, rails_sensed=False)
+    assert parse('[match.rules]\nthree_foul_rule = false').match.rules == RuleOptions(three_foul_rule=False,
+                                                                                      rails_sensed=False)
 
 
 def test_the_match_defaults_make_a_match_start_the_replay_reads():
     config = parse('[table]\nid = "t7"\n[match]\nplayers = ["Ana", "Ben"]\nrace = [2, 3]\n'
-                   '[match.rules]\nstrike_sensed = true')
+                   '[sensors.gpio]\nstrike = 20')
     start = config.match.match_start(breaker=1, table=config.table.id, t=0.0)
     line = to_json(start)
     assert line["players"] == ["Ana", "Ben"] and line["race"] == [2, 3] and line["breaker"] == 1
@@ -413,11 +414,13 @@ def test_a_wrong_daemon_setting_is_named_with_what_was_expected(text, message):
 def test_the_example_file_sets_every_daemon_key_to_its_default():
     config = load(EXAMPLE)
     default = Config()
+    sensed = replace(default.match, rules=replace(default.match.rules, **config.sensed))  # its [sensors]
     assert (config.table, config.store, config.api, config.match, config.shots) == (
-        default.table, default.store, default.api, default.match, default.shots)
+        default.table, default.store, default.api, sensed, default.shots)
     text = EXAMPLE.read_text()
     unset = tuple(name for name, attr in RuleOptions.JSON_NAMES.items() if getattr(RuleOptions(), attr) is None)
-    rule_keys = tuple(name for name in RuleOptions.JSON_NAMES if name not in unset)  # TOML has no null: see below
+    rule_keys = tuple(name for name in RuleOptions.JSON_NAMES  # TOML has no null: see below; the sensors decide
+                      if name not in unset and name not in SENSED)  # the sensed switches: only named
     for section, keys in {"table": ("id",), "store": ("path",), "api": ("socket",),
                           "match": ("players", "race", "locked"), "match.rules": rule_keys,
                           "shots": ("settle_after_s",)}.items():
@@ -514,9 +517,11 @@ def test_a_wrong_mqtt_setting_is_named_with_what_was_expected(text, message):
 
 
 def test_a_profile_fills_in_the_game_options_and_keeps_the_tables_sensors():
-    match = parse('[match]\nprofile = "bar"\n[match.rules]\nrails_sensed = false\nbreak = "winner"').match
+    match = parse('[match]\nprofile = "bar"\n[match.rules]\nrails_sensed = false\nbreak = "winner"\n'
+                  'break_failure = "option"').match
     assert match.rules == RuleOptions(rails_sensed=False, ball_in_hand="behind_head_string", push_outs=False,
-                                      three_foul_rule=False, nine_on_break="spotted", profile="bar")
+                                      three_foul_rule=False, nine_on_break="spotted", profile="bar",
+                                      break_failure="option")  # open under bar: the venue's
     start = parse('[match]\nprofile = "apa9"\napa_skill = [2, 7]').match.match_start(breaker=0)
     assert start.options.scoring == "apa" and start.apa_skill == (2, 7)
     assert parse('[match]\napa_skill = [2, 7]').match.match_start(breaker=0).apa_skill is None  # racks: unused
@@ -532,6 +537,34 @@ def test_a_profile_fills_in_the_game_options_and_keeps_the_tables_sensors():
      'match.rules.nine_on_break: expected "wins" or "spotted", got "respot"'),
     ('[match.rules]\nscoring = "apa"\nthree_foul_rule = true',
      'match.rules: rules.three_foul_rule must be false under rules.scoring "apa": APA 9-ball has none'),
+    ('[match.rules]\nrails_sensed = true',
+     "match.rules.rails_sensed: the table's sensors decide it (false with these [sensors]): leave it out"),
+    ('[sensors.gpio]\nstrike = 20\n[match.rules]\nstrike_sensed = false',
+     "match.rules.strike_sensed: the table's sensors decide it (true with these [sensors]): leave it out"),
 ])
 def test_a_wrong_profile_setting_is_named(text, message):
     assert error_of(text) == message
+
+
+def test_a_profile_leaves_the_shot_clock_to_the_venue():
+    """Issue 26: the config once refused a profile beside [match.rules] shot_clock; the clock is open in every
+    profile (docs/rules.md, "Profiles"), so the venue may set it and keep it."""
+    match = parse('[match]\nprofile = "apa9"\nlocked = true\n[match.rules]\nshot_clock = true\n'
+                  'shot_clock_s = 40').match
+    assert (match.rules.scoring, match.rules.shot_clock, match.rules.shot_clock_s) == ("apa", True, 40)
+    assert dict(match.written) == {"shot_clock": True, "shot_clock_s": 40}
+
+
+@pytest.mark.parametrize("text, sensed", [
+    ("", (False, False)),
+    ("[sensors.gpio]\ncushion_shared = 21", (True, False)),
+    ("[sensors.gpio]\nstrike = 20\n[sensors.gpio.cushions]\nhead = 6", (True, True)),
+    ("[sensors.gpio]\nenabled = false\ncushion_shared = 21", (False, False)),
+    ('[sensors.serial]\nport = "/dev/x"', (False, False)),  # the microcontroller's hello names no lines
+    ('[sensors.serial]\nport = "/dev/x"\nrails = true\nstrike = true', (True, True)),
+    ('[sensors.serial]\nenabled = false\nrails = true', (False, False)),
+])
+def test_the_match_records_the_sensors_the_config_wires(text, sensed):
+    config = parse(text)
+    assert config.sensed == {"rails_sensed": sensed[0], "strike_sensed": sensed[1]}
+    assert (config.match.rules.rails_sensed, config.match.rules.strike_sensed) == sensed

@@ -154,13 +154,16 @@ def test_a_locked_profile_refuses_a_match_under_other_game_options(tmp_path):
         assert whole["profiles"]["apa9"]["rails_sensed"] is False  # the table's own sensors kept
         wpa = {"break": "winner", "push_outs": True}
         refused = referee.handle({"cmd": "new_match", "match_start": {"rules": wpa}})
-        assert refused.error == 'match_start: the venue locked the rules to profile "apa9": rules.three_foul_rule ' \
-                                "must be false"
+        assert (refused.error, refused.code) == (
+            'match_start: rules.push_outs: profile "apa9" sets it to false: leave it out, or pick another profile',
+            "rule_fixed")
+        bar = referee.handle({"cmd": "new_match", "match_start": {"rules": {"profile": "bar", "scoring": "apa"}}})
+        assert bar.error == 'match_start: the venue locked the rules to profile "apa9": rules.profile must be "apa9"'
         referee.language = "hr"
-        said = referee.handle({"cmd": "new_match", "match_start": {"rules": wpa}})
-        assert said.error == refused.error
-        assert said.words == 'match_start: lokal je zaključao pravila na profil "apa9": rules.three_foul_rule ' \
-                             "mora biti false"
+        said = referee.handle({"cmd": "new_match", "match_start": {"rules": {"profile": "bar"}}})
+        assert said.error == bar.error
+        assert said.words == 'match_start: lokal je zaključao pravila na profil "apa9": rules.profile mora biti "apa9"'
+        assert said.code == "rule_fixed"
         assert referee.state()["match_id"] == whole["match_id"]  # nothing changed
         skills = referee.handle({"cmd": "new_match", "match_start": {"apa_skill": [9, 1]}}).state
         assert skills["targets"] == [75, 14] and skills["match_id"] == whole["match_id"] + 1
@@ -426,3 +429,31 @@ def test_a_match_may_be_said_in_its_own_language_whatever_the_table_s(tmp_path):
         referee.close()
     with Store.open_readonly(tmp_path / "devetka.db") as store:
         assert store.log(1)[0].language == "en" and store.log(2)[0].language is None
+
+
+def test_the_shot_clock_input_follows_the_venues_lock_as_a_new_match_does(tmp_path):
+    """Issue 34 part 2: one rule for the clock on every way in. A venue locked to apa9 that leaves the clock open
+    lets the players turn it on, in a new_match or by the input; one that wrote it keeps it."""
+    open_clock = Referee.open(tmp_path / "open.db", defaults=parse(
+        '[match]\nprofile = "apa9"\nlocked = true\napa_skill = [3, 3]').match)
+    try:
+        asked = open_clock.handle({"cmd": "new_match", "match_start": {"rules": {"shot_clock": True}}})
+        assert asked.ok and asked.state["rules"]["shot_clock"] is True
+        assert open_clock.handle({"type": "shot_clock", "on": False}).ok
+        assert open_clock.handle({"type": "shot_clock", "on": True}).ok
+    finally:
+        open_clock.close()
+    config = parse('[match]\nprofile = "apa9"\nlocked = true\napa_skill = [3, 3]\n[match.rules]\nshot_clock = true')
+    kept = Referee.open(tmp_path / "kept.db", defaults=config.match, sensed=config.sensed, table="bar7")
+    try:
+        refused = kept.handle({"cmd": "new_match", "match_start": {"rules": {"shot_clock": False}}})
+        assert (refused.error, refused.code) == ("match_start: rules.shot_clock: the venue locked it to true",
+                                                 "rule_fixed")
+        started = kept.handle({"cmd": "new_match"})
+        assert started.state["rules"]["shot_clock"] is True and started.state["rules"]["rails_sensed"] is False
+        off = kept.handle({"type": "shot_clock", "on": False})
+        assert (off.error, off.code) == ("shot_clock: the venue locked rules.shot_clock to true", "rule_fixed")
+        assert kept.state()["seq"] == 0 and kept.state()["shot_clock"]["on"] is True
+        assert kept.state()["profile_fixes"]["apa9"][-1] == "shot_clock"
+    finally:
+        kept.close()

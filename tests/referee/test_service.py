@@ -10,9 +10,10 @@ import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoreboard.referee.referee import COMMANDS, Referee
+from scoreboard.referee.referee import CODES, COMMANDS, Referee
 from scoreboard.referee.service import Service
 from tests.live import ANA_BEN, Daemon
+from tests.paths import REPO
 
 SCALAR = st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.floats(allow_nan=False) | st.text(max_size=8)
 JSON = st.recursive(SCALAR, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
@@ -42,6 +43,7 @@ def test_every_request_gets_one_answer_with_its_id_and_a_refused_one_changes_not
                 assert isinstance(answer["error"], str) and answer["error"]
                 assert isinstance(answer["words"], str) and answer["words"], answer  # every refusal, said
                 assert not answer["error"].startswith("internal error"), answer
+                assert answer["code"] in CODES and answer["code"] != "internal_error", answer
                 assert service.state() == before
                 assert len(referee.store.log(referee.match_id)) == 1
         finally:
@@ -59,7 +61,7 @@ def test_a_refused_input_is_answered_in_english_and_in_the_players_language(tmp_
     finally:
         referee.close()
     assert answers[0] == {"id": 7, "ok": False, "error": "pass without a push out to answer (5.6)",
-                          "words": "pass, a nema push outa na koji se odgovara (5.6)"}
+                          "words": "pass, a nema push outa na koji se odgovara (5.6)", "code": "not_now"}
     assert answers[1]["words"] == "pocket: ball mora biti 0-9 ili null, a ne 12"
 
 
@@ -80,23 +82,32 @@ def test_the_daemon_refuses_in_the_players_language_over_the_local_api_and_the_m
             {"cmd": "shuffle"},
             {"type": "pass"},
         )]
-        assert [(a["ok"], a["error"], a["words"]) for a in answers] == [
-            (False, "wrong PIN", "pogrešan PIN"),
+        assert [(a["ok"], a["error"], a["words"], a["code"]) for a in answers] == [
+            (False, "wrong PIN", "pogrešan PIN", "pin_wrong"),
             (False, "settings not saved: shots.settle_after_s: expected a number of seconds > 0, got 0",
-             "postavke nisu spremljene: shots.settle_after_s: očekuje se broj sekundi > 0, a ne 0"),
-            (False, "settings not saved: wrong PIN", "postavke nisu spremljene: pogrešan PIN"),
-            (False, "rack_mode needs on: true or false", "rack_mode traži on: true ili false"),
+             "postavke nisu spremljene: shots.settle_after_s: očekuje se broj sekundi > 0, a ne 0", "invalid_input"),
+            (False, "settings not saved: wrong PIN", "postavke nisu spremljene: pogrešan PIN", "pin_wrong"),
+            (False, "rack_mode needs on: true or false", "rack_mode traži on: true ili false", "invalid_input"),
             (False, f"unknown command 'shuffle' (known: {COMMANDS})",
-             f"nepoznata naredba 'shuffle' (poznate: {COMMANDS})"),
-            (False, "pass without a push out to answer (5.6)", "pass, a nema push outa na koji se odgovara (5.6)"),
+             f"nepoznata naredba 'shuffle' (poznate: {COMMANDS})", "invalid_input"),
+            (False, "pass without a push out to answer (5.6)", "pass, a nema push outa na koji se odgovara (5.6)",
+             "not_now"),
         ]
         assert client.request({"cmd": "state"})["state"] == before
         assert client.request({"cmd": "settings"})["state"]["settings"]["effective"]["shots.settle_after_s"] == 3600
-        for attempt in range(3):  # five wrong PINs in all: the connection is refused for a minute
+        for attempt in range(3):  # five wrong PINs in all: a PIN is refused for a minute
             assert client.request({"cmd": "pin", "pin": f"000{attempt}"})["words"] == "pogrešan PIN"
-        locked = client.request({"cmd": "state"})
-        assert locked["error"].startswith("too many wrong PINs: this connection is refused for ")
-        assert re.fullmatch(r"previše pogrešnih PIN-ova: ova se veza odbija još \d+ s", locked["words"]), locked
+        locked = client.request({"cmd": "pin", "pin": "1234"})
+        assert (locked["ok"], locked["code"]) == (False, "pin_locked")
+        assert locked["error"].startswith("too many wrong PINs: a PIN is refused for ")
+        assert re.fullmatch(r"previše pogrešnih PIN-ova: PIN se odbija još \d+ s", locked["words"]), locked
+        assert client.request({"cmd": "state"})["ok"]  # the refereeing goes on
         client.close()
     finally:
         assert daemon.stop() == 0
+
+
+def test_every_refusal_code_is_documented_in_the_mqtt_doc():
+    doc = (REPO / "docs" / "mqtt.md").read_text()
+    table = doc[doc.index("### Refusals: `code`"):doc.index("```json", doc.index("### Refusals: `code`"))]
+    assert re.findall(r"^\| `(\w+)` \|", table, re.MULTILINE) == list(CODES)

@@ -173,19 +173,26 @@ def test_a_change_needs_the_pin_and_a_wrong_one_is_refused(tmp_path):
         assert daemon.stop() == 0
 
 
-def test_the_keypad_asks_the_daemon_and_five_wrong_pins_lock_that_connection_only(tmp_path):
+def test_the_keypad_asks_the_daemon_and_five_wrong_pins_lock_the_pin_of_the_table_not_its_refereeing(tmp_path):
+    """Wrong PINs count for the table, over every connection: a new connection is no way round the lockout; while
+    it lasts, only a request carrying a PIN is refused."""
     daemon = Daemon(tmp_path, config='[ui]\npin = "1234"\n')
     daemon.start()
     try:
         guesser, table = daemon.client(), daemon.client()
         assert guesser.request({"cmd": "pin", "pin": "1234"})["ok"]
         for attempt in range(5):
-            answer = guesser.request({"cmd": "pin", "pin": f"000{attempt}"})
-            assert answer["error"] == "wrong PIN", answer
-        locked = guesser.request({"cmd": "pin", "pin": "1234"})
-        assert not locked["ok"] and locked["error"].startswith("too many wrong PINs"), locked
-        assert guesser.request({"cmd": "state"})["error"].startswith("too many wrong PINs")
-        assert table.request({"cmd": "pin", "pin": "1234"})["ok"]  # another connection is not punished
+            answer = daemon.client().request({"cmd": "pin", "pin": f"000{attempt}"})  # a new connection each
+            assert (answer["error"], answer["code"]) == ("wrong PIN", "pin_wrong"), answer
+        for client in (guesser, table, daemon.client()):
+            locked = client.request({"cmd": "pin", "pin": "1234"})
+            assert (locked["ok"], locked["code"]) == (False, "pin_locked"), locked
+            assert locked["error"].startswith("too many wrong PINs: a PIN is refused for "), locked
+        changed = table.request({"cmd": "settings", "set": {"ui.sound": False}, "pin": "1234"})
+        assert changed["code"] == "pin_locked"
+        assert table.request({"cmd": "settings"})["ok"]  # reading them carries no PIN
+        assert table.request({"cmd": "new_match", "match_start": {"players": ["Ana", "Ben"]}})["ok"]
+        assert guesser.request({"type": "strike"})["state"]["seq"] == 1  # the refereeing goes on
         guesser.close()
         table.close()
     finally:
@@ -199,12 +206,13 @@ def test_with_no_pin_chosen_only_the_change_that_chooses_one_is_taken(tmp_path):
         client = daemon.client()
         refused = client.request({"cmd": "settings", "set": {"table.id": "bar2"}})
         assert not refused["ok"] and "no PIN is chosen yet" in refused["error"]
-        assert client.request({"cmd": "pin", "pin": "0000"})["error"].startswith("no PIN is chosen yet")
+        assert refused["code"] == "pin_not_chosen"
+        assert client.request({"cmd": "pin", "pin": "0000"})["code"] == "pin_not_chosen"
         chosen = client.request({"cmd": "settings", "set": {"ui.pin": "2468"}})
         assert chosen["ok"] and chosen["state"]["settings"]["pin_chosen"] is True, chosen
         assert client.request({"cmd": "pin", "pin": "2468"})["ok"]
         again = client.request({"cmd": "settings", "set": {"ui.pin": "1111"}})
-        assert not again["ok"] and "needs the PIN" in again["error"]  # changing it needs the old one
+        assert (again["ok"], again["code"]) == (False, "pin_required")  # changing it needs the old one
         client.close()
     finally:
         assert daemon.stop() == 0

@@ -219,32 +219,43 @@ def _until(client, seen) -> dict:
             return state
 
 
-def test_live_the_daemon_runs_the_clock_out_by_itself_through_the_local_api(tmp_path):
-    """``devetka run`` on its real clock, the shortest limits it takes (10 s): with a strike sensor the daemon
-    writes the time foul; in a second match without one it proposes it, and a player's tap applies it."""
+def test_live_the_daemon_runs_the_clock_out_by_itself_through_the_local_api(tmp_path, monkeypatch):
+    """``devetka run`` on its real clock, the shortest limits it takes (10 s): at a table with a strike sensor (a
+    GPIO line on gpiozero's mock pins) the daemon writes the time foul; at a table without one it proposes it,
+    and a player's tap applies it."""
     from tests.live import Daemon
 
-    daemon = Daemon(tmp_path, settle_after=0.3)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    start = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0}
+    quick = {"shot_clock": True, "shot_clock_s": 10, "shot_clock_warning_s": 5, "shot_clock_after_break_s": 10}
+    (tmp_path / "strike").mkdir()
+    daemon = Daemon(tmp_path / "strike", settle_after=0.3, config="[sensors.gpio]\nstrike = 20\n")
     daemon.start()
     try:
         client = daemon.client()
-        start = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0}
-        quick = {"shot_clock": True, "shot_clock_s": 10, "shot_clock_warning_s": 5, "shot_clock_after_break_s": 10}
-        sensed = dict(start, rules=dict(quick, strike_sensed=True))
-        assert client.request({"cmd": "new_match", "match_start": sensed})["ok"]
+        assert client.request({"cmd": "new_match", "match_start": dict(start, rules=quick)})["ok"]
         for item in LEGAL_BREAK[:-1]:
             assert client.request(item)["ok"]
         running = _until(client, lambda state: state["shot_clock"]["running"])
+        assert running["rules"]["strike_sensed"] is True
         assert running["shot_clock"]["deadline"] - running["shot_clock"]["warning_at"] == 5000
         fouled = _until(client, lambda state: (state["last_verdict"] or {}).get("time_foul"))
         words = fouled["last_verdict"]["words"]
         assert words == "Time foul (TR20) by Ben: the shot clock ran out. Ana has ball in hand."
         assert fouled["undo"]["type"] == "shot_clock" and fouled["undo"]["expired"] is True
+        client.close()
+    finally:
+        daemon.stop()
 
+    daemon = Daemon(tmp_path, settle_after=0.3)
+    daemon.start()
+    try:
+        client = daemon.client()
         assert client.request({"cmd": "new_match", "match_start": dict(start, rules=quick)})["ok"]
         for item in LEGAL_BREAK[:-1]:
             assert client.request(item)["ok"]
         proposed = _until(client, lambda state: state["shot_clock"]["time_foul_proposed"])
+        assert proposed["rules"]["strike_sensed"] is False
         assert "time_foul" not in proposed["last_verdict"] and proposed["actions"]["time_foul"] == {"ok": True}
         tapped = client.request({"type": "shot_clock", "expired": True, "src": "touch"})
         assert tapped["ok"] and tapped["state"]["last_verdict"]["time_foul"] is True

@@ -56,9 +56,12 @@ def test_two_racks_are_refereed_and_the_store_folds_to_the_state_the_daemon_serv
     assert final == {key: served[key] for key in final}
 
     # The daemon stored exactly what the simulated table played, its own settle timer ending each
-    # shot where the simulation's settle did; only the times and the sources differ.
+    # shot where the simulation's settle did; only the times and the sources differ, and the daemon names its
+    # table in the match_start (issue 26).
     stored = [untimed(orjson.loads(line)) for line in exported.stdout.splitlines()]
-    assert stored == simulated_inputs(options)
+    simulated = simulated_inputs(options)
+    assert stored == [dict(simulated[0], table=options.table), *simulated[1:]]
+    assert stored[0]["table"] == "demo"
     assert sum(1 for item in stored if item["type"] == "settle") > 10
     sources = {orjson.loads(line).get("src") for line in exported.stdout.splitlines()}
     assert {"gpio", "serial", "touch", "camera"} <= sources

@@ -929,3 +929,84 @@ def test_screenshots_of_why_the_rules_a_ruling_cites(screen, table, size):
     screen.screenshot("why")
     screen.tap_id("back")
     screen.wait_for(lambda: screen.current == "live", "the live screen again")
+
+
+# --- The referee composes the match (issue 26): the venue's options kept, the table's sensors shown -----------
+
+VENUE_CLOCK = '[ui]\npin = "0000"\n[table]\nid = "bar7"\n[match.rules]\nshot_clock = true\n'
+
+
+@pytest.mark.parametrize("daemon_config", [VENUE_CLOCK])
+def test_the_setup_screen_keeps_the_venues_shot_clock_and_a_taps_only_miss_is_no_foul(screen, table):
+    """A taps-only table with the venue's shot clock on: the setup screen shows the served sensed switches (not
+    the players' to tap) and sends only what the players set, so the clock stays on; a Miss after a strike and
+    first contact on the 1 is no foul (no rail sensor said "no rail")."""
+    screen.wait_for(lambda: screen.current == "setup", "the setup screen")
+    for id_, text in (("rails_sensed", "Rail sensors: no"), ("strike_sensed", "Strike sensor: no")):
+        switch = screen.widget(id_)
+        assert (switch.text, switch.disabled) == (text, True)
+    screen.wait_for(lambda: screen.text("profile") == "Rules: Own options", "the config's own options")
+    screen.tap_id("three_foul_rule")  # a switch the players own: theirs to set
+    assert screen.text("three_foul_rule") == "3 fouls lose: no"
+    screen.tap_id("profile")
+    screen.wait_for(lambda: screen.text("profile") == "Rules: WPA", "WPA picked")
+    assert screen.widget("three_foul_rule").disabled and screen.text("three_foul_rule") == "3 fouls lose: yes"
+    assert not screen.widget("alternate").disabled  # WPA leaves the break order to the event (R8)
+    screen.tap_id("alternate")
+    shot = screen.screenshot("setup-taps-only")
+    screen.tap_id("start")
+    screen.wait_for(lambda: screen.current == "live" and screen.app.view.players, "the new match")
+    state = table.play({"cmd": "state"})
+    rules = state["rules"]
+    assert (rules["profile"], rules["shot_clock"], rules["break"], rules["rails_sensed"]) == (
+        "wpa", True, "alternate", False)
+    table.play({"type": "strike"}, {"type": "first_contact", "ball": 1})
+    screen.wait_for(lambda: screen.app.view.buttons["miss"].enabled, "Miss allowed")
+    screen.tap_id("miss")
+    screen.wait_for(lambda: screen.text("status") == "Player 2 to shoot", "player 2 at the table, no ball in hand")
+    assert not screen.text("ruling").startswith("Foul"), screen.text("ruling")
+    assert table.play({"cmd": "state"})["last_verdict"]["foul"] is False
+    from kivy.core.image import Image
+
+    assert Image(str(shot)).size == (800, 480)
+
+
+@pytest.mark.parametrize("daemon_config", [VENUE_CLOCK])
+def test_a_rematch_keeps_the_matchs_options_and_its_language(screen, table):
+    """The rematch asks for the match's own options (its profile none, the clock turned off by the players) and the
+    language chosen for it; the daemon gives the table's sensors."""
+    table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, race=[1, 1], language="hr", rules={
+        "shot_clock": False, "break": "alternate", "profile": None})})
+    screen.wait_for(lambda: screen.current == "live" and screen.app.view.players, "the match, in Croatian")
+    table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
+               {"type": "settle"})
+    screen.wait_for(lambda: screen.current == "summary", "the match summary")
+    first = table.play({"cmd": "state"})
+    screen.tap_id("next")
+    screen.wait_for(lambda: (screen.app.state or {}).get("match_id") == first["match_id"] + 1, "the rematch")
+    again = table.play({"cmd": "state"})
+    assert again["rules"] == first["rules"] and again["language"] == "hr" and again["breaker"] == 1
+    assert (again["rules"]["shot_clock"], again["rules"]["break"], again["rules"]["rails_sensed"]) == (
+        False, "alternate", False)
+
+
+@pytest.mark.parametrize("daemon_config", [""])
+def test_the_first_pin_is_chosen_on_the_keypad_as_the_daemon_serves_pin_chosen(screen, table):
+    """No PIN ships: the screen reads the served ``pin_chosen`` (never a refusal's words), asks for a PIN to be
+    chosen and chooses the one typed; from then on the daemon asks for it."""
+    started(screen, table)
+    assert screen.app.state["pin_chosen"] is False
+    screen.tap_id("health")
+    screen.wait_for(lambda: screen.current == "settings", "the settings screen")
+    title = [w for w in screen.widget("locked").walk() if getattr(w, "text", "").startswith("Settings:")]
+    assert [w.text for w in title] == ["Settings: choose a PIN (4-8 digits)"]
+    shot = screen.screenshot("settings-choose-pin")
+    screen.type_pin("2468")
+    screen.wait_for(lambda: screen.visible(screen.widget("opened")), "the settings opened on the chosen PIN")
+    assert table.play({"cmd": "settings"})["settings"]["pin_chosen"] is True
+    assert table.client.request({"cmd": "pin", "pin": "0000"})["code"] == "pin_wrong"
+    assert table.play({"cmd": "pin", "pin": "2468"})["pin_chosen"] is True
+    from kivy.core.image import Image
+
+    assert Image(str(shot)).size == (800, 480)
+

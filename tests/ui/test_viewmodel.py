@@ -371,12 +371,18 @@ def test_the_setup_screen_picks_among_the_served_profiles(referee):
     assert profile_choices(state) == ["wpa", "apa9", "bar", ""]
     assert next_profile(state, "bar") == "" and next_profile(state, "") == "wpa"
     assert profile_scores_points(state, "apa9") and not profile_scores_points(state, "wpa")
-    request = setup_request(state, "apa9", ("Ana", "Ben"), (3, 12), 0, {"rails_sensed": False})
-    assert request["match_start"]["apa_skill"] == [3, 9] and request["match_start"]["rules"]["scoring"] == "apa"
-    assert request["match_start"]["rules"]["rails_sensed"] is False
-    assert referee.handle(request).state["targets"] == [25, 75]
+    switches = {"break": "winner", "three_foul_rule": False, "rails_sensed": True}
+    request = setup_request(state, "apa9", ("Ana", "Ben"), (3, 12), 0, switches)
+    assert request["match_start"]["apa_skill"] == [3, 9]
+    assert request["match_start"]["rules"] == {"profile": "apa9"}  # only what the players set: the daemon fills in
+    started = referee.handle(request).state
+    assert started["targets"] == [25, 75] and started["rules"]["scoring"] == "apa"
     own = setup_request(state, "", ("Ana", "Ben"), (2, 2), 1, {"break": "alternate"})
-    assert own["match_start"]["rules"] == {"break": "alternate"} and "apa_skill" not in own["match_start"]
+    assert own["match_start"]["rules"] == {"profile": None, "break": "alternate"}
+    assert "apa_skill" not in own["match_start"]
+    alternate = setup_request(state, "wpa", ("Ana", "Ben"), (2, 2), 1, {"break": "alternate",
+                                                                         "three_foul_rule": False})
+    assert alternate["match_start"]["rules"] == {"profile": "wpa", "break": "alternate"}  # 5.13 is WPA's
     assert profile_choices({"profiles": {"apa9": {}}, "profile_locked": True}) == ["apa9"]
 
 

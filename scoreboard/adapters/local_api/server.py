@@ -138,7 +138,7 @@ class Server:
                                len(self._clients))
             writer.write(_dumps(self.service.refusal(None, msg(
                 "too many clients: the daemon serves {most} at once ([api] max_clients); try again later",
-                most=self.max_clients))))
+                most=self.max_clients), "unavailable")))
             writer.close()
             return
         self._clients.add(writer)
@@ -154,13 +154,12 @@ class Server:
                 if not line:
                     break
                 if line.strip():
-                    self.service.request(line, partial(self._send, writer), WAY_IN, id(writer))
+                    self.service.request(line, partial(self._send, writer), WAY_IN)
                 await writer.drain()
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         finally:
             self._clients.discard(writer)
-            self.service.forget((WAY_IN, id(writer)))
             writer.close()
 
     def broadcast(self, message: dict[str, Any]) -> None:

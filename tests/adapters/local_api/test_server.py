@@ -48,7 +48,7 @@ def test_a_rejected_input_is_answered_and_not_stored(daemon):
     before = client.request({"cmd": "state"})["state"]
     answer = client.request({"type": "pass"})
     assert answer == {"id": client.last_id, "ok": False, "error": "pass without a push out to answer (5.6)",
-                      "words": "pass without a push out to answer (5.6)"}  # the words: the table's language
+                      "words": "pass without a push out to answer (5.6)", "code": "not_now"}  # words: the table's
     assert client.request({"cmd": "state"})["state"] == before
     assert client.request({"cmd": "shutdown"})["error"].startswith("unknown command 'shutdown'")
     client.close()
@@ -245,7 +245,8 @@ def test_a_burst_beyond_max_clients_is_queued_then_told_so_and_those_connected_a
         burst = [connect_raw(daemon.socket) for _ in range(1024)]  # no BlockingIOError: the backlog holds them
         refusal = {"id": None, "ok": False,
                    "error": "too many clients: the daemon serves 8 at once ([api] max_clients); try again later",
-                   "words": "too many clients: the daemon serves 8 at once ([api] max_clients); try again later"}
+                   "words": "too many clients: the daemon serves 8 at once ([api] max_clients); try again later",
+                   "code": "unavailable"}
         for sock in burst:
             assert orjson.loads(read_line(sock)) == refusal
             assert sock.recv(1) == b""  # and closed
@@ -489,7 +490,8 @@ def test_a_microcontroller_on_the_serial_line_feeds_the_daemon(tmp_path):
     played.write_bytes(b"".join(orjson.dumps(to_json(item)) + b"\n" for item in log))
     link = tmp_path / "mcu"
     quiet = Daemon(tmp_path)
-    quiet.config.write_text(f'[shots]\nsettle_after_s = 3600\n[sensors.serial]\nport = "{link}"\n')
+    quiet.config.write_text(f'[shots]\nsettle_after_s = 3600\n[sensors.serial]\nport = "{link}"\n'
+                            'rails = true\nstrike = true\n')  # the simulated table's sensors
     quiet.start()
     try:
         client = quiet.client()
