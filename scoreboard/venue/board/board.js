@@ -27,6 +27,8 @@
 (() => {
   "use strict";
 
+  if (window.devetkaEventView) return; // ?event, ?next or ?player: event.js draws the page instead
+
   const params = new URLSearchParams(location.search);
   const ONE = params.get("table");
   const PREFIX = params.get("prefix") || "devetka";
