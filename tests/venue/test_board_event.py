@@ -278,7 +278,7 @@ def test_screenshots_of_each_view_in_english_and_croatian(browser, night, tmp_pa
     night.event("move", "W1-2", "t1", "--event", "4")
     night.event("move", "W1-3", "t2", "--event", "4")
     views = {"bracket-double": "event=1", "groups": "event=2", "apa": "event=3", "bracket-single": "event=4",
-             "next": "next=4", "player": "player=Ben&event=4"}
+             "next": "next=4", "player-called": "player=Ben&event=4", "player-results": "player=Ana&event=4"}
     for language in ("en", "hr"):
         for view, query in views.items():
             for size, (width, height, mobile) in SIZES.items():

@@ -308,7 +308,7 @@
     li.dataset.match = match.match;
     li.dataset.status = match.status;
     li.append(el("span", "wait-n", `${n}.`), el("span", "call-pair", pair(match)),
-      el("span", "wait-round", `${match.match} \u00b7 ${raceText(match)}`));
+      el("span", "wait-round", [match.match, raceText(match)].filter(Boolean).join(" \u00b7 ")));
     return li;
   }
   function nextPanel(state) {
@@ -426,7 +426,7 @@
       card.append(el("h3", "list-title", _("Your next match")));
       card.append(el("p", "next-opponent", other ? format(_("against {name}"), { name: other })
         : _("your opponent is not known yet")));
-      card.append(el("p", "next-round", `${next.match} \u00b7 ${raceText(next)}`));
+      card.append(el("p", "next-round", [next.match, raceText(next)].filter(Boolean).join(" \u00b7 ")));
       let where;
       if (next.table) {
         where = format(next.status === "playing" ? _("playing at table {table}") : _("go to table {table}"),
