@@ -287,3 +287,21 @@ def test_screenshots_of_each_view_in_english_and_croatian(browser, night, tmp_pa
                 path = browser.screenshot(folder / f"event-{view}-{language}-{size}.png", width, height, mobile=mobile)
                 assert path.stat().st_size > 10_000
     assert browser.exceptions() == []
+
+
+def test_the_qr_code_opens_the_event_and_a_name_opens_that_players_page(browser, night):
+    night.new("eight", EIGHT)
+    night.event("draw")
+    open_view(browser, night, "event&lang=en")
+    browser.wait_for("!!document.querySelector('.event-qr img')")
+    qr = browser.evaluate("(() => { const f = document.querySelector('.event-qr'), i = f.querySelector('img');"
+                          " return [f.dataset.url, i.naturalWidth, i.getBoundingClientRect().width]; })()")
+    assert qr[0] == night.url + "?event"
+    assert qr[1] > 0 and qr[2] >= 150  # drawn by vendor/qrcode.js, large enough to scan from a few steps
+    # the phone the code opened: a tap on a player's name opens that player's page
+    open_view(browser, night, "event&lang=en", 390, 844, mobile=True)
+    browser.wait_for("!!document.querySelector('[data-match=\"W1-3\"] a.plink')")
+    browser.click('[data-match="W1-3"] a.plink')
+    browser.wait_for("document.getElementById('event')?.dataset.player === 'Ben'")
+    assert browser.wait_for("document.getElementById('event').dataset.next") == "W1-3"
+    assert browser.evaluate("location.search") == "?lang=en&player=Ben&event=1"

@@ -133,7 +133,12 @@
       const row = el("div", "mplayer");
       if (match.winner && match.winner === name) row.classList.add("won");
       if (!name) row.classList.add("unknown");
-      const label = el("span", "mname", nameOr(name));
+      const label = el("span", "mname");
+      if (name) {
+        const link = el("a", "plink", name);
+        link.href = playerHref(name);
+        label.append(link);
+      } else label.textContent = nameOr(name);
       if (apa && match.skills) label.append(el("span", "skill", format(_("SL {n}"), { n: match.skills[i] })));
       row.append(label, el("span", "mscore", match.score ? String(match.score[i]) : ""));
       cell.append(row);
@@ -141,6 +146,37 @@
     if (match.corrections && match.corrections.length) cell.classList.add("corrected");
     return cell;
   }
+  // A player's own page (?player=NAME) for this event, keeping the page's broker, login and language.
+  function playerHref(name) {
+    const query = new URLSearchParams();
+    for (const key of ["broker", "user", "password", "prefix", "lang"]) if (params.has(key)) query.set(key, params.get(key));
+    query.set("player", name);
+    if (shown.id !== null) query.set("event", String(shown.id));
+    return `?${query.toString()}`;
+  }
+
+  // The QR code a phone opens the event with (vendor/qrcode.js): ?qr=URL, else this page's own address when it is
+  // served over HTTP(S) (the venue broker's http_dir); none for a page opened from a file, which no phone can open.
+  function qrAddress() {
+    if (params.get("qr")) return params.get("qr");
+    if (!/^https?:$/.test(location.protocol)) return null;
+    return `${location.origin}${location.pathname}?event${ASKED !== null ? `=${ASKED}` : ""}`;
+  }
+  function qrFigure() {
+    const url = qrAddress();
+    if (!url || typeof qrcode === "undefined") return null;
+    const code = qrcode(0, "M");
+    code.addData(url);
+    code.make();
+    const figure = el("figure", "event-qr");
+    figure.dataset.url = url;
+    const image = el("img");
+    image.src = code.createDataURL(6, 3);
+    image.alt = url;
+    figure.append(image, el("figcaption", "", _("Your next match on your phone")));
+    return figure;
+  }
+
   // Where a match is: its table once called or playing, said as the players need it.
   function where_(match) {
     if (!match.table || match.status === "done") return "";
@@ -326,6 +362,8 @@
       aside.append(el("h3", "list-title", _("Waiting for a table")), list);
     }
     if (!called.length && !waiting.length) aside.append(el("p", "none", _("No match is waiting")));
+    const qr = qrFigure();
+    if (qr) aside.append(qr);
     return aside;
   }
 
@@ -379,8 +417,10 @@
     const body = el("div", "next-body");
     const list = el("ul", "next-list");
     body.append(list);
+    const qr = qrFigure();
     if (!rows.length) list.append(el("p", "none", _("No match is waiting")));
-    root.replaceChildren(header(state), body);
+    root.replaceChildren(header(state), qr ? el("div", "next-row") : body);
+    if (qr) root.lastChild.append(body, qr);
     // Measure each row at the screen's width, then keep the rows of the page shown.
     rows.forEach((row) => list.append(row));
     const room = body.clientHeight;

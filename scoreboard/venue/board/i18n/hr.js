@@ -312,6 +312,7 @@
 "Won": "Pobjede",
 "You won the event": "Natjecanje je tvoje!",
 "Your next match": "Sljedeći meč",
+"Your next match on your phone": "Tvoj sljedeći meč na mobitelu",
 "Your results": "Rezultati",
 "a Unix socket path must be at most {most} bytes, got {n}": "putanja Unix socketa smije imati najviše {most} bajtova, a ima {n}",
 "a bad {cmd} request: {error}": "neispravan zahtjev {cmd}: {error}",
