@@ -27,7 +27,7 @@
 (() => {
   "use strict";
 
-  if (window.devetkaEventView) return; // ?event, ?next or ?player: event.js draws the page instead
+  if (window.devetkaEventView) return; // ?event, ?next, ?player (event.js) or ?overlay (overlay.js) draw the page
 
   const params = new URLSearchParams(location.search);
   const ONE = params.get("table");
