@@ -27,7 +27,7 @@
 (() => {
   "use strict";
 
-  if (window.devetkaEventView) return; // ?event, ?next, ?player (event.js) or ?overlay (overlay.js) draw the page
+  if (window.devetkaEventView) return; // ?event, ?next, ?player (event.js), ?overlay, ?operator: their own scripts draw
 
   const params = new URLSearchParams(location.search);
   const ONE = params.get("table");
