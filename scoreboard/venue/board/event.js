@@ -48,10 +48,12 @@
   }
   const format = (template, args) => template.replace(/\{(\w+)\}/g, (all, name) => (name in args ? args[name] : all));
 
-  // The tiles page: its link to the event keeps the page's own query (broker, login, language).
+  // The tiles page: its link to the event keeps the page's own query (broker, login, language). One table full
+  // screen (?table=ID, a TV beside it, and the overlay) has no link: nothing there is to be tapped.
   if (!VIEW) {
     const link = document.getElementById("event-link");
-    if (link) {
+    if (link && params.has("table")) link.remove();
+    else if (link) {
       const query = new URLSearchParams(params);
       query.set("event", "");
       link.href = `?${query.toString().replace(/event=(&|$)/, "event$1")}`;
@@ -76,8 +78,28 @@
     director: null, // "online" / "offline": the director's availability
     page: 0, // ?next: the page shown (0-based)
     draws: 0, // how many times the view was drawn (for the tests)
+    scored: new Set(), // "event/match score" already stamped in window.devetkaEventDrawn
   };
   window.devetkaEvent = shown;
+  // For the benchmark (bench/bracket.py): {event, match, score, t} when a match's score is first repainted, t in ms
+  // since the epoch (performance.timeOrigin + performance.now(), stamped in the frame after the draw).
+  const stamped = [];
+  window.devetkaEventDrawn = stamped;
+  function stampScores() {
+    const fresh = [...root.querySelectorAll(".match[data-score]")]
+      .filter((cell) => cell.dataset.score && !shown.scored.has(`${shown.id}/${cell.dataset.match} ${cell.dataset.score}`));
+    if (!fresh.length) return;
+    requestAnimationFrame(() => {
+      const t = performance.timeOrigin + performance.now();
+      for (const cell of fresh) {
+        const key = `${shown.id}/${cell.dataset.match} ${cell.dataset.score}`;
+        if (shown.scored.has(key)) continue;
+        shown.scored.add(key);
+        stamped.push({ event: shown.id, match: cell.dataset.match, score: cell.dataset.score, t });
+      }
+      if (stamped.length > 20000) stamped.splice(0, stamped.length - 20000);
+    });
+  }
 
   document.documentElement.lang = LANG;
   document.body.classList.add("event-page", `event-${VIEW}`);
@@ -530,6 +552,7 @@
     else {
       root.replaceChildren(header(state), drawEvent(state));
       fit();
+      stampScores();
     }
   }
 
