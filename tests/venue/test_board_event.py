@@ -289,15 +289,22 @@ def test_screenshots_of_each_view_in_english_and_croatian(browser, night, tmp_pa
     assert browser.exceptions() == []
 
 
-def test_the_qr_code_opens_the_event_and_a_name_opens_that_players_page(browser, night):
+def test_the_qr_code_opens_the_event_and_a_name_opens_that_players_page(browser, night, tmp_path):
+    import zxingcpp
+    from PIL import Image
+
     night.new("eight", EIGHT)
     night.event("draw")
-    open_view(browser, night, "event&lang=en")
-    browser.wait_for("!!document.querySelector('.event-qr img')")
-    qr = browser.evaluate("(() => { const f = document.querySelector('.event-qr'), i = f.querySelector('img');"
-                          " return [f.dataset.url, i.naturalWidth, i.getBoundingClientRect().width]; })()")
-    assert qr[0] == night.url + "?event"
-    assert qr[1] > 0 and qr[2] >= 150  # drawn by vendor/qrcode.js, large enough to scan from a few steps
+    for view in ("event", "next"):
+        open_view(browser, night, f"{view}&lang=en")
+        browser.wait_for("(() => { const i = document.querySelector('.event-qr img'); return i && i.complete; })()")
+        width = browser.evaluate("document.querySelector('.event-qr img').getBoundingClientRect().width")
+        assert width >= 150  # large enough to scan from a few steps
+        # what a phone's reader decodes off the TV (zxing-cpp, from a screenshot): the event's address
+        with Image.open(browser.screenshot(tmp_path / f"qr-{view}.png", 1920, 1080)) as image:
+            codes = [found.text for found in zxingcpp.read_barcodes(image.convert("L"))
+                     if found.format == zxingcpp.BarcodeFormat.QRCode]
+        assert codes == [night.url + "?event"]
     # the phone the code opened: a tap on a player's name opens that player's page
     open_view(browser, night, "event&lang=en", 390, 844, mobile=True)
     browser.wait_for("!!document.querySelector('[data-match=\"W1-3\"] a.plink')")
