@@ -137,6 +137,9 @@ def test_a_single_bracket_with_byes_keeps_each_match_level_with_the_two_it_follo
                             " m.getBoundingClientRect().top + m.getBoundingClientRect().height / 2]))")
     assert tops["W2-1"] < tops["W1-2"] < tops["W2-2"]
     assert abs(tops["W3-1"] - (tops["W2-1"] + tops["W2-2"]) / 2) < 2
+    # a side not known yet says where it comes from (the director's "from")
+    final = browser.evaluate("[...document.querySelectorAll('[data-match=\"W3-1\"] .mname')].map(e => e.textContent)")
+    assert final == ["winner of W2-1", "winner of W2-2"]
 
 
 def test_round_robin_groups_are_standings_tables_in_the_directors_order_and_the_playoff_a_bracket(browser, night):
@@ -242,7 +245,9 @@ def test_a_players_phone_shows_the_next_match_its_table_once_called_and_the_resu
     browser.wait_for("document.getElementById('event').dataset.next === 'W2-2'")
     assert browser.evaluate("[...document.querySelectorAll('.player-results li')].map(li => li.innerText)") == [
         "W1-3\nwon 5-2 against Goran"]
-    assert "your opponent is not known yet" in browser.evaluate("document.querySelector('.player-next').innerText")
+    assert [line for line in browser.evaluate("document.querySelector('.player-next').innerText").split("\n")
+            if line][1:4] == [
+        "your opponent is not known yet", "winner of W1-4", "W2-2 \u00b7 race to 5"]
     # a phone: nothing wider than the screen
     assert browser.evaluate("document.documentElement.scrollWidth") <= 390
 

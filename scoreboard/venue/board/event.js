@@ -121,6 +121,20 @@
   }
   const scoreText = (match) => (match.score ? match.score.join("-") : "");
   const nameOr = (name) => name || "\u2014";
+  // Where a side not known yet comes from, as the director serves it (a match's "from"): "winner of W1-2".
+  function fromText(feed) {
+    if (!feed) return "\u2014";
+    if (feed.winner_of) return format(_("winner of {match}"), { match: feed.winner_of });
+    if (feed.loser_of) return format(_("loser of {match}"), { match: feed.loser_of });
+    if (feed.group) return format(_("group {group}, place {place}"), { group: feed.group, place: feed.place });
+    if (feed.seed) return format(_("seed {n}"), { n: feed.seed });
+    if (feed.team !== undefined) {
+      const teams = (shown.events.get(shown.id) || {}).teams || [];
+      return format(_("put up by {team}"), { team: teams[feed.team] || feed.team });
+    }
+    return "\u2014";
+  }
+  const sideOf = (match, i) => match.players[i] || fromText((match.from || [])[i]);
   const pair = (match) => format(_("{a} - {b}"), { a: nameOr(match.players[0]), b: nameOr(match.players[1]) });
   function raceText(match) {
     if (!match.race) return "";
@@ -160,7 +174,7 @@
         const link = el("a", "plink", name);
         link.href = playerHref(name);
         label.append(link);
-      } else label.textContent = nameOr(name);
+      } else label.textContent = sideOf(match, i);
       if (apa && match.skills) label.append(el("span", "skill", format(_("SL {n}"), { n: match.skills[i] })));
       row.append(label, el("span", "mscore", match.score ? String(match.score[i]) : ""));
       cell.append(row);
@@ -331,7 +345,7 @@
       }
       const cells = [el("td", "mid", match.match)];
       for (const i of [0, 1]) {
-        const name = el("td", "mname", nameOr(match.players[i]));
+        const name = el("td", "mname", sideOf(match, i));
         if (match.skills) name.append(el("span", "skill", format(_("SL {n}"), { n: match.skills[i] })));
         if (match.winner && match.winner === match.players[i]) name.classList.add("won");
         cells.push(name, el("td", "mscore", match.score ? String(match.score[i]) : ""),
@@ -483,11 +497,13 @@
     root.dataset.next = next ? next.match : "";
     root.dataset.table = next && next.table ? next.table : "";
     if (next) {
-      const other = next.players[0] === name ? next.players[1] : next.players[0];
+      const me = next.players.indexOf(name);
+      const other = next.players[1 - me];
       card.dataset.match = next.match;
       card.append(el("h3", "list-title", _("Your next match")));
       card.append(el("p", "next-opponent", other ? format(_("against {name}"), { name: other })
         : _("your opponent is not known yet")));
+      if (!other && next.from && next.from[1 - me]) card.append(el("p", "next-round", fromText(next.from[1 - me])));
       card.append(el("p", "next-round", [next.match, raceText(next)].filter(Boolean).join(" \u00b7 ")));
       let where;
       if (next.table) {
