@@ -19,7 +19,9 @@ VENUE_CERT=/etc/mosquitto/certs/devetka-venue.crt
 VENUE_KEY=/etc/mosquitto/certs/devetka-venue.key
 # The board (scoreboard/venue/board/), served by the venue broker's WebSockets listener (http_dir).
 VENUE_BOARD_DIR=/usr/share/devetka/board
-BOARD_FILES=(index.html board.css board.js vendor/mqtt.min.js vendor/LICENSE-mqtt.js.md vendor/VERSION)
+BOARD_FILES=(index.html board.css board.js event.css event.js overlay.css overlay.js operator.css operator.js
+             i18n/en.js i18n/hr.js
+             vendor/mqtt.min.js vendor/LICENSE-mqtt.js.md vendor/VERSION vendor/qrcode.js vendor/VERSION-qrcode)
 
 bridge_text() {  # bridge_text WHAT ARGS...: the text of scoreboard/venue/bridge.py, or stop with its error
     python3 "$BRIDGE_PY" "$@" || die "scoreboard/venue/bridge.py $1 failed (see above)"
@@ -267,6 +269,7 @@ venue_board_page() {
     directory 0755 root:root /usr/share/devetka
     directory 0755 root:root "$VENUE_BOARD_DIR"
     directory 0755 root:root "$VENUE_BOARD_DIR/vendor"
+    directory 0755 root:root "$VENUE_BOARD_DIR/i18n"
     local file
     for file in "${BOARD_FILES[@]}"; do
         put 0644 root:root "$REPO/scoreboard/venue/board/$file" "$VENUE_BOARD_DIR/$file"

@@ -5,6 +5,12 @@ after every committed change and for every event at connect) and ``devetka/direc
 (``online``, ``offline`` as the last will). In: every table's retained ``devetka/<table>/availability`` and
 ``devetka/<table>/state``, so the director knows which tables are online with no match in play. paho's
 thread only hands messages to the event loop; the director is touched there alone.
+
+The operator's page (board/operator.js) asks on ``devetka/director/request/<page>``: one request as on the
+director's socket, with an ``id`` of the asker's; the answer, the socket's answer with that ``id``, goes to
+``devetka/director/answer/<page>`` (not retained). Who may ask is the venue broker's ACL: only the operator's login
+may write ``devetka/director/request/#`` (docs/venue.md), and every request goes through ``Director.handle``'s
+checks like the command line's.
 """
 
 from __future__ import annotations
@@ -31,6 +37,11 @@ def event_topic(event_id: int) -> str:
 
 
 AVAILABILITY = f"{PREFIX}/{DIRECTOR}/availability"
+REQUESTS = f"{PREFIX}/{DIRECTOR}/request/+"
+
+
+def answer_topic(page: str) -> str:
+    return f"{PREFIX}/{DIRECTOR}/answer/{page}"
 
 
 class DirectorLink:
@@ -65,7 +76,7 @@ class DirectorLink:
             log.warning("the venue broker refused the director: %s", reason)
             return
         client.publish(AVAILABILITY, "online", qos=QOS, retain=True)
-        client.subscribe([(f"{PREFIX}/+/availability", QOS), (f"{PREFIX}/+/state", 0)])
+        client.subscribe([(f"{PREFIX}/+/availability", QOS), (f"{PREFIX}/+/state", 0), (REQUESTS, QOS)])
         self.loop.call_soon_threadsafe(self._publish_all)
 
     def _publish_all(self) -> None:
@@ -75,8 +86,21 @@ class DirectorLink:
             except Exception as error:  # an event that no longer folds is said, and the others still go out
                 log.warning("event %s not published: %s", event_id, error)
 
+    def _answer(self, page: str, payload: bytes) -> None:
+        try:
+            request = orjson.loads(payload)
+        except orjson.JSONDecodeError:
+            request = None
+        asked = request.pop("id", None) if isinstance(request, dict) else None
+        answer = self.director.handle(request)
+        self.client.publish(answer_topic(page), orjson.dumps({"id": asked, **answer}), qos=QOS)
+
     def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         parts = message.topic.split("/")
+        if len(parts) == 4 and parts[1] == DIRECTOR and parts[2] == "request" and parts[3]:
+            page, payload = parts[3], bytes(message.payload)
+            self.loop.call_soon_threadsafe(lambda: self._answer(page, payload))
+            return
         if len(parts) != 3 or parts[1] == DIRECTOR:
             return
         table, kind = parts[1], parts[2]

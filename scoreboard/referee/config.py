@@ -192,6 +192,33 @@ class UiConfig:
     sound: bool = setting(True, boolean)
 
 
+def web_address(value: Any, key: str) -> str:
+    """An address a phone opens: http:// or https://, a host, no spaces."""
+    if not isinstance(value, str) or not re.fullmatch(r"https?://[^\s/?#]+[^\s]*", value):
+        raise ConfigError(key, msg("expected an http:// or https:// address, e.g. http://venue.local:9001/, got "
+                                   "{value}", value=_show(value)))
+    return value
+
+
+@dataclass(frozen=True)
+class VenueConfig:
+    """``[venue]``: the venue this table plays in. ``url`` is the venue board's address (the venue broker's
+    WebSockets listener serves it): the touchscreen shows a QR code of its night's event (``?event``) for phones.
+
+    >>> VenueConfig().url, parse('[venue]\\nurl = "http://venue.local:9001/"').venue.event_url
+    (None, 'http://venue.local:9001/?event')
+    """
+
+    url: str | None = setting(None, web_address)
+
+    @property
+    def event_url(self) -> str | None:
+        """The board's event view (issue 32), or None with no ``url``."""
+        if self.url is None:
+            return None
+        return self.url + ("&event" if "?" in self.url else "?event")
+
+
 @dataclass(frozen=True)
 class MqttTlsConfig:
     """``[mqtt.tls]``: TLS to the broker, on when written; the broker's name is checked against its certificate.
@@ -260,6 +287,7 @@ class Config:
     sensors: SensorsConfig = setting(SensorsConfig(), section(SensorsConfig))
     mqtt: MqttConfig = setting(MqttConfig(enabled=False), section(MqttConfig))
     ui: UiConfig = setting(UiConfig(), section(UiConfig))
+    venue: VenueConfig = setting(VenueConfig(), section(VenueConfig))
 
     @staticmethod
     def combine(values: dict[str, Any], raw: dict[str, Any], key: str) -> dict[str, Any]:

@@ -399,9 +399,15 @@ class PickerScreen(DevetkaScreen):
                                           for b in (picker.candidates if picker is not None else ())])
 
 
+EVENT = -1
+"""The results screen's entry for the night's event (``[venue] url``), not a match of this table."""
+
+
 class ResultsScreen(DevetkaScreen):
     """Tonight's matches at this table, the latest first, and the QR code of one's result for a phone: both asked
-    of the daemon (``{"cmd": "results"}``, ``{"cmd": "result", "match": ID}``); a tap on a match shows its code."""
+    of the daemon (``{"cmd": "results"}``, ``{"cmd": "result", "match": ID}``); a tap on a match shows its code.
+    With the venue board's address in the config (``[venue] url``) the list begins with the night's event, whose
+    code opens the board's ``?event`` view on a phone (issue 32)."""
 
     selected = NumericProperty(0)
     """The match whose code is shown (or asked for); 0: none."""
@@ -425,25 +431,40 @@ class ResultsScreen(DevetkaScreen):
             rows = night_rows(state.get("results"), language=tr.language)
             self._fill(rows)
             first = chosen_row(rows, state.get("match_id"))
-            if first is None:
-                self.note = tr._("No match was played at this table tonight.")
-            else:
+            if first is not None:
                 self.pick(first)
+            elif self._event_url() is not None:
+                self.pick(EVENT)
+            else:
+                self.note = tr._("No match was played at this table tonight.")
         elif state.get("match") == self.selected:  # else a later tap asked for another match's code
             code = result_code(state["result"], state["compact"])
             self.ids.code.rows = code.rows
             self.note = code_note(self.selected, code, tr.language)
 
+    def _event_url(self) -> str | None:
+        return App.get_running_app().table_config.venue.event_url
+
     def pick(self, match: int) -> None:
-        """Show this match's code: asked of the daemon, drawn when it answers."""
+        """Show this match's code: asked of the daemon, drawn when it answers (the night's event's at once)."""
         self.selected = match
         self.ids.code.rows = ()
+        url = self._event_url()
+        if match == EVENT and url is not None:
+            self.ids.code.rows = result_code(url, url).rows
+            self.note = tr._("The night's event on your phone: {url}").format(url=url)
+            return
         self.note = tr._("Asking the referee for match {match}'s result…").format(match=match)
         App.get_running_app().send({"cmd": "result", "match": match})
 
     def _fill(self, rows: tuple) -> None:
         box = self.ids.matches
         box.clear_widgets()
+        if self._event_url() is not None:
+            event = Factory.NightButton(text=tr._("The night's event\n(bracket, your next match)"),
+                                        on_release=lambda tapped: self.pick(EVENT))
+            event.match = EVENT
+            box.add_widget(event)
         for row in rows:
             button = Factory.NightButton(text=row.text, on_release=lambda tapped: self.pick(tapped.match))
             button.match = row.match  # a property of the kv rule: not known to the constructor

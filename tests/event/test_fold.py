@@ -102,3 +102,22 @@ def test_an_apa_night_puts_up_players_and_splits_each_matchs_twenty_points():
     view = event.match("APA-1")
     assert view.skills == (7, 4) and view.winner == 0 and view.match_points == (15, 5)
     assert event.team_totals() == (15, 5)
+
+
+def test_each_match_says_where_its_sides_come_from_before_its_players_are_known():
+    """Issue 32: the board says "winner of W1-1" in a cell still waiting for its player."""
+    event = Event.fold([Created({"name": "N", "format": "double", "players": ["Ana", "Ben", "Cvita"], "race": 3}),
+                        Draw(("Ana", "Ben", "Cvita"))])
+    served = {m["match"]: m["from"] for m in event.to_json()["matches"]}
+    assert served["W1-2"] == [{"seed": 2}, {"seed": 3}]
+    assert served["W2-1"] == [{"winner_of": "W1-1"}, {"winner_of": "W1-2"}]
+    assert served["L2-1"] == [{"winner_of": "L1-1"}, {"loser_of": "W2-1"}]
+    groups = Event.fold([Created({"name": "G", "format": "round_robin", "players": ["A", "B", "C", "D"],
+                                  "round_robin": {"groups": 2, "advance": 1}, "race": 2})])
+    assert {m["match"]: m["from"] for m in groups.to_json()["matches"]}["K1-1"] == [
+        {"group": "A", "place": 1}, {"group": "B", "place": 1}]
+    roster = [{"name": f"P{n}", "skill": 3} for n in range(5)]
+    other = [dict(p, name=p["name"] + "b") for p in roster]
+    apa = Event.fold([Created({"name": "APA", "format": "apa_team", "teams": [
+        {"name": "One", "players": roster}, {"name": "Two", "players": other}]})])
+    assert apa.to_json()["matches"][0]["from"] == [{"team": 0, "match": 1}, {"team": 1, "match": 1}]

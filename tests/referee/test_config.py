@@ -145,7 +145,7 @@ def test_an_unknown_key_is_named_with_the_keys_it_could_be():
         "sensors.filter.lockout: unknown key (known: min_pulse_ms, lockout_ms, strike_lockout_ms, stuck_after_s, "
         "cue_merge_ms)")
     assert error_of("[sensor.gpio]") == (
-        "sensor: unknown key (known: table, store, api, match, shots, sensors, mqtt, ui)")
+        "sensor: unknown key (known: table, store, api, match, shots, sensors, mqtt, ui, venue)")
     assert error_of("[sensors.gpio.active_high]\nbeam = true") == (
         "sensors.gpio.active_high.beam: unknown key (known: pocket, cue_return, cushion, strike)")
 
@@ -568,3 +568,10 @@ def test_the_match_records_the_sensors_the_config_wires(text, sensed):
     config = parse(text)
     assert config.sensed == {"rails_sensed": sensed[0], "strike_sensed": sensed[1]}
     assert (config.match.rules.rails_sensed, config.match.rules.strike_sensed) == sensed
+def test_the_venue_board_address_is_an_http_address_and_gives_the_event_view():
+    assert parse('[venue]\nurl = "https://board.bar.hr/"').venue.event_url == "https://board.bar.hr/?event"
+    assert parse('[venue]\nurl = "http://10.0.0.2:9001/?lang=hr"').venue.event_url == (
+        "http://10.0.0.2:9001/?lang=hr&event")
+    assert parse("").venue.event_url is None
+    assert error_of('[venue]\nurl = "venue.local:9001"') == (
+        'venue.url: expected an http:// or https:// address, e.g. http://venue.local:9001/, got "venue.local:9001"')

@@ -102,6 +102,7 @@ def test_a_tables_own_listeners_serve_as_before_beside_the_bridge(tables):
 
 def test_the_installed_venue_serves_the_board_it_was_given(venue):
     """``install.sh --venue-server`` puts the board in place and the WebSockets listener serves it (http_dir)."""
+    import re
     import urllib.request
 
     from tests.paths import REPO
@@ -109,5 +110,8 @@ def test_the_installed_venue_serves_the_board_it_was_given(venue):
     with urllib.request.urlopen(f"http://127.0.0.1:{venue.port}/", timeout=30) as page:
         served = page.read()
     assert served == (REPO / "scoreboard/venue/board/index.html").read_bytes()
-    with urllib.request.urlopen(f"http://127.0.0.1:{venue.port}/vendor/mqtt.min.js", timeout=30) as script:
-        assert script.read() == (REPO / "scoreboard/venue/board/vendor/mqtt.min.js").read_bytes()
+    loads = re.findall(r'(?:src|href)="([^"?]+)"', served.decode())
+    assert "vendor/mqtt.min.js" in loads and "i18n/hr.js" in loads and "event.js" in loads
+    for name in loads:  # every script and stylesheet the page loads is installed and served as it is in the tree
+        with urllib.request.urlopen(f"http://127.0.0.1:{venue.port}/{name}", timeout=30) as script:
+            assert script.read() == (REPO / "scoreboard/venue/board" / name).read_bytes(), name

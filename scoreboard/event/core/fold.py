@@ -414,11 +414,14 @@ class Event:
         return _name(self.outcome(last.id)[0])
 
     def to_json(self) -> dict[str, Any]:
-        """The event as it stands: what ``devetka event status --json`` prints and the director will publish."""
+        """The event as it stands: what ``devetka event status --json`` prints and the director will publish; each
+        match adds ``from``, where each side comes from (``{"winner_of": "W1-2"}``, ``{"seed": 3}``, ...)."""
         out: dict[str, Any] = {"name": self.spec.name, "format": self.spec.format, "drawn": self.order is not None,
                                "order": list(self.order or ()), "seed": self.seed, "records": self.records,
                                "planned": len(self.plans),
-                               "matches": [m.to_json() for m in self.matches()], "winner": self.champion()}
+                               "matches": [{**m.to_json(), "from": [_feed_json(f) for f in self.plans[m.id].feeds]}
+                                           for m in self.matches()],
+                               "winner": self.champion()}
         if self.spec.format == "round_robin":
             out["groups"] = {GROUP_NAMES[g]: [r.to_json() for r in self.standings(GROUP_NAMES[g])]
                              for g in range(self.spec.groups)}
@@ -427,6 +430,21 @@ class Event:
             out["put_up"] = [list(p) for p in self.put_up]
             out["totals"] = list(self.team_totals())
         return out
+
+
+def _feed_json(feed: Feed) -> dict[str, Any]:
+    """Where a side of a match comes from, for a bracket to say before its player is known ("winner of W1-2")."""
+    if isinstance(feed, Seed):
+        return {"seed": feed.n}
+    if isinstance(feed, Winner):
+        return {"winner_of": feed.match}
+    if isinstance(feed, Loser):
+        return {"loser_of": feed.match}
+    if isinstance(feed, Place):
+        return {"group": feed.group, "place": feed.place}
+    if isinstance(feed, PutUp):
+        return {"team": feed.team, "match": feed.slot}
+    return {"bye": True}
 
 
 def _name(who: Who) -> str | None:

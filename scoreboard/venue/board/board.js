@@ -27,6 +27,8 @@
 (() => {
   "use strict";
 
+  if (window.devetkaEventView) return; // ?event, ?next, ?player (event.js), ?overlay, ?operator: their own scripts draw
+
   const params = new URLSearchParams(location.search);
   const ONE = params.get("table");
   const PREFIX = params.get("prefix") || "devetka";
