@@ -29,11 +29,12 @@ FILES_WANTED = 65536  # the soft limit of open files when the hard one is unboun
 async def settle_loop(service: Service, wake: asyncio.Event) -> None:
     """Apply the settle timer's ``settle`` once the table is quiet, and the shot clock's time foul once it runs out.
 
-    It sleeps until the nearer of the two deadlines, or until an input may have moved them (``wake``).
+    It sleeps until the nearer of the two deadlines, or until an input may have moved them (``wake``); a settle
+    held back for a way in not yet heard up to its deadline waits for that way in's word (``wake`` too).
     """
     referee = service.referee
     while True:
-        deadlines = [d for d in (referee.timer.deadline, referee.shot_clock.next_wake()) if d is not None]
+        deadlines = [d for d in (referee.timer.next_look(), referee.shot_clock.next_wake()) if d is not None]
         timeout = None if not deadlines else max(0.0, min(deadlines) - referee.now())
         try:
             await asyncio.wait_for(wake.wait(), timeout)

@@ -51,7 +51,20 @@ class Health:
         return out
 
 
-Report = Input | Health
+@dataclass(frozen=True, slots=True)
+class Heard:
+    """A way in's word on how far it has been heard: every input of ``source`` up to ``t`` (the daemon's
+    monotonic clock) is handed in, and none earlier will come. The settle timer counts quiet only up to there.
+
+    >>> Heard("sim", 12.5)
+    Heard(source='sim', t=12.5)
+    """
+
+    source: str
+    t: float
+
+
+Report = Input | Health | Heard
 Emit = Callable[[Report], None]
 
 
