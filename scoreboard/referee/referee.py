@@ -273,6 +273,13 @@ class Referee:
             item = replace(item, t=item.t - self._base)
         return self._apply(item)
 
+    def fence(self) -> None:
+        """Ask every source that can to say how far it has been heard (its next ``Heard``)."""
+        for source in self.sources:
+            fence = getattr(source, "fence", None)
+            if fence is not None:
+                fence()
+
     def heard(self, report: Heard) -> None:
         """A way in has handed in everything up to ``report.t`` (the sources' monotonic clock): the settle timer
         counts quiet only up to there."""
