@@ -18,13 +18,15 @@ or the microcontroller restarts it is told the mode again.
 
 from __future__ import annotations
 
+import contextlib
+import math
 import threading
 import time
 from collections.abc import Callable
 
 from firmware_bridge.link import BAUDRATE, SerialLink
 from firmware_bridge.protocol import Arm, Configure, Message
-from scoreboard.sensing.interface import Emit, Health, RackGate
+from scoreboard.sensing.interface import Emit, Health, Heard, RackGate
 
 
 class SerialSource:
@@ -43,7 +45,9 @@ class SerialSource:
         self.link = link if link is not None else SerialLink(path, clock=clock, baudrate=baudrate,
                                                              configure=configure)
         self.link.greeting = self._greeting
+        self.name = self.link.source
         self._stop = threading.Event()
+        self._fence = threading.Event()
         self._thread: threading.Thread | None = None
 
     def _greeting(self) -> list[Message]:
@@ -55,17 +59,29 @@ class SerialSource:
                                         daemon=True)
         self._thread.start()
 
+    def fence(self) -> None:
+        """Say, after the reports of the next read of the port, how far this source has been heard (``Heard``):
+        the daemon's settle timer asks before it ends a shot, since a starved thread may not have read yet."""
+        self._fence.set()
+
     def _run(self, emit: Emit) -> None:
         link, gate, stop = self.link, self.gate, self._stop
         try:
             while not stop.is_set():
+                asked = self._fence.is_set()
+                self._fence.clear()
+                before = link.clock()  # the read below takes every byte that came before this
                 for report in link.step():
                     if gate.admit(report):
                         emit(report)
                     if type(report) is Health and report.status == "restarted":
                         link.send(Arm(armed=not gate.rack_mode))  # a restarted microcontroller starts armed
+                if asked:
+                    emit(Heard(self.name, before))
         finally:
             link.close()
+            with contextlib.suppress(RuntimeError):  # the daemon's loop may be gone already
+                emit(Heard(self.name, math.inf))     # nothing more from here: never hold a settle back
 
     def set_rack_mode(self, on: bool) -> None:
         """Rack mode on: pocket inputs are dropped (here and on the microcontroller) until off or a strike."""

@@ -49,7 +49,7 @@ from gpiozero import InputDevice
 
 from hardware.filters import Clear, Count, Event, GlitchFilter, Stuck
 from scoreboard.core.inputs import CUE_BALL, Cushion, Input, Pocket, Strike
-from scoreboard.sensing.interface import Emit, Health, RackGate
+from scoreboard.sensing.interface import Emit, Health, Heard, RackGate
 from scoreboard.sensing.wiring import FilterConfig, GpioConfig, Line, SensorsConfig
 
 SOURCE = "gpio"
@@ -171,6 +171,8 @@ class GpioSource:
         self._stop = threading.Event()
         self._timer: threading.Thread | None = None
         self._closed = False
+        self._fence_wanted = False
+        self.name = SOURCE
         self._wires: list[_Wire] = []
         try:
             for line in gpio.lines():
@@ -257,6 +259,14 @@ class GpioSource:
             for wire in self._wires:
                 self._report(wire, wire.filter.poll(now))
             self._release(now)
+            if self._fence_wanted:
+                self._fence_wanted = False
+                self._emit(Heard(SOURCE, now))
+
+    def fence(self) -> None:
+        """Say, after the reports of the next poll, how far this source has been heard (``Heard``: the poll's
+        time): the daemon's settle timer asks before it ends a shot, since a starved poll may not have run yet."""
+        self._fence_wanted = True
 
     # Inside.
 

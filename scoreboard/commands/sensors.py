@@ -34,7 +34,7 @@ from scoreboard.core.inputs import POCKETS, Cushion, Pocket, Strike, to_json
 from scoreboard.core.messages import msg
 from scoreboard.daemon.sources import SourceError, config_sources, gpio_source, opened, serial_source
 from scoreboard.i18n.environment import _, said
-from scoreboard.sensing.interface import Health, Report, Source
+from scoreboard.sensing.interface import Health, Heard, Report, Source
 
 SHORT = {"head_left": "HL", "head_right": "HR", "side_left": "SL", "side_right": "SR",
          "foot_left": "FL", "foot_right": "FR"}
@@ -189,6 +189,8 @@ def run_sensors(args: argparse.Namespace) -> int:
     view = None if args.json else WiringView()
 
     def show(report: Report) -> None:
+        if type(report) is Heard:
+            return  # how far a source has been heard is the settle timer's business, not a sensor's news
         if view is None:
             out.buffer.write(json_line(report) + b"\n")
             out.buffer.flush()

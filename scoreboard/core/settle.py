@@ -33,6 +33,13 @@ What counts (docs/match-log.md, "A shot begins ... ends"):
   fires once ``settle_after`` of *known* quiet has passed. Without it, a settle
   could end the shot while the ball that dropped in it is still held; the
   pocket would then count for the next shot, or for nobody.
+- A way in can say how far it has been heard (``heard``): "every input of mine
+  up to ``t`` has been handed in, and none earlier will come". Then quiet counts
+  only up to there: a daemon starved of the CPU for seconds wakes past its
+  deadline, but a way in that has not yet been heard up to it may still hold an
+  input from inside the quiet period (``devetka demo``'s simulated table says
+  so while it is starved itself). The settle waits until every way in that
+  speaks so has been heard up to the deadline (``next_look`` is None meanwhile).
 
 >>> from scoreboard.core.inputs import Cushion, MatchStart, Strike
 >>> from scoreboard.core.match import Match
@@ -87,6 +94,7 @@ class SettleTimer:
         self._in_shot = False                       # the last state seen had a shot in progress
         self._quiet_from: float | None = None      # None: not armed (no shot, its settle given, or reopened)
         self._reopened = False                      # a shot brought back by undo: armed by the next input
+        self._heard: dict[str, float] = {}          # each way in that says so: heard up to this t
 
     def seen(self, item: Input, state_after: State) -> None:
         """Record an input the daemon applied (with its ``t``) and the match state after it.
@@ -122,6 +130,27 @@ class SettleTimer:
         self._reopened = self._in_shot and isinstance(last, UNDOS)
         self._quiet_from = t if self._in_shot and not self._reopened else None
 
+    def heard(self, way_in: str, t: float) -> None:
+        """``way_in`` has handed in every input up to ``t``, and will hand in none earlier (its latest word counts).
+
+        >>> timer = SettleTimer(4.0)
+        >>> timer.heard("table", 3.0); timer.known(10.0)
+        3.0
+        """
+        self._heard[way_in] = float(t)
+
+    def known(self, now: float) -> float:
+        """Up to when every input is surely in: ``now``, or earlier where a way in has not been heard up to it."""
+        return min(now, *self._heard.values()) if self._heard else now
+
+    def next_look(self) -> float | None:
+        """When the settle loop should look again: the deadline, or None while a way in is not yet heard up to it
+        (its next ``heard`` is the time to look) or no settle is due."""
+        deadline = self.deadline
+        if deadline is None or self.known(deadline) < deadline:
+            return None
+        return deadline
+
     @property
     def reopened(self) -> bool:
         """A shot an undo brought back is open, and no settle comes until the next input (or a player's tap)."""
@@ -135,9 +164,9 @@ class SettleTimer:
         return self._quiet_from + self.settle_after + self.hold_back
 
     def due(self, now: float) -> Settle | None:
-        """The ``settle`` to apply at ``now``, once per shot; None before the deadline and after."""
+        """The ``settle`` to apply at ``now``, once per shot; None before the deadline (of known quiet) and after."""
         deadline = self.deadline
-        if deadline is None or now < deadline:
+        if deadline is None or self.known(now) < deadline:
             return None
         self._quiet_from = None              # given: nothing more until a new shot
         return Settle(t=now, src=None)

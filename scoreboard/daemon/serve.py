@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import resource
 import signal
 from collections.abc import Callable, Sequence
@@ -29,11 +30,19 @@ FILES_WANTED = 65536  # the soft limit of open files when the hard one is unboun
 async def settle_loop(service: Service, wake: asyncio.Event) -> None:
     """Apply the settle timer's ``settle`` once the table is quiet, and the shot clock's time foul once it runs out.
 
-    It sleeps until the nearer of the two deadlines, or until an input may have moved them (``wake``).
+    It sleeps until the nearer of the two deadlines, or until an input may have moved them (``wake``). Past the
+    settle's deadline on the clock, a source not yet heard up to it (a starved thread may not have read a ball
+    that dropped in time) is asked how far it has been heard (``fence``), and the settle waits for its word
+    (which wakes the loop too), as it waits for the word of a way in that says so unasked (the demo's table).
     """
     referee = service.referee
+    timer = referee.timer
     while True:
-        deadlines = [d for d in (referee.timer.deadline, referee.shot_clock.next_wake()) if d is not None]
+        settle = timer.deadline
+        if settle is not None and timer.known(referee.now()) < settle <= referee.now():
+            referee.fence()  # past the deadline on the clock: are the sources heard up to it? Their word wakes us
+            settle = None
+        deadlines = [d for d in (settle, referee.shot_clock.next_wake()) if d is not None]
         timeout = None if not deadlines else max(0.0, min(deadlines) - referee.now())
         try:
             await asyncio.wait_for(wake.wait(), timeout)
@@ -113,6 +122,9 @@ async def serve(config: Config, sources: Sequence[Source] = (), on_serving: Call
         if link is not None:
             link.start()
         referee.sources = list(sources)
+        for source in sources:
+            if hasattr(source, "fence"):  # heard up to nowhere yet: the settle timer asks it first
+                referee.timer.heard(source.name, -math.inf)
         referee.sensors = {"gpio": config.sensors.gpio.enabled, "serial": config.sensors.serial.enabled}
         for source in sources:
             source.start(lambda report: loop.call_soon_threadsafe(service.report, report))

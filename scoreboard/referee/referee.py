@@ -59,7 +59,7 @@ from scoreboard.referee.config import MatchConfig
 from scoreboard.referee.results import night, result_texts
 from scoreboard.referee.shot_clock import ShotClockTimer
 from scoreboard.referee.store import Store, StoreError, WriteError
-from scoreboard.sensing.interface import Health
+from scoreboard.sensing.interface import Health, Heard
 
 COMMANDS = "names, new_match, pin, rack_mode, result, results, settings, state, stats"
 
@@ -314,6 +314,18 @@ class Referee:
         if item.t is not None:
             item = replace(item, t=item.t - self._base)
         return self._apply(item)
+
+    def fence(self) -> None:
+        """Ask every source that can to say how far it has been heard (its next ``Heard``)."""
+        for source in self.sources:
+            fence = getattr(source, "fence", None)
+            if fence is not None:
+                fence()
+
+    def heard(self, report: Heard) -> None:
+        """A way in has handed in everything up to ``report.t`` (the sources' monotonic clock): the settle timer
+        counts quiet only up to there."""
+        self.timer.heard(report.source, report.t - self._base)
 
     def health_report(self, report: Health) -> None:
         """Keep a source's word on itself (a line stuck, the link down) for the state."""

@@ -20,7 +20,7 @@ from scoreboard.core.inputs import Input
 from scoreboard.core.messages import Catalog, Message, msg, render
 from scoreboard.core.rules import Step
 from scoreboard.referee.referee import CODES, Referee
-from scoreboard.sensing.interface import Health, Report
+from scoreboard.sensing.interface import Health, Heard, Report
 
 #: A request longer than this is refused unread, on every way in (a line of the local API, an MQTT payload).
 REQUEST_LIMIT = 1 << 20
@@ -171,6 +171,10 @@ class Service:
         if isinstance(report, Health):
             referee.health_report(report)
             self.changed()
+            return
+        if isinstance(report, Heard):
+            referee.heard(report)
+            self.woken()  # a settle held back for this way in may be due now
             return
         if referee.match is None:
             return  # no match to referee yet: the table is being set up

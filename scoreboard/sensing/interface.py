@@ -51,12 +51,31 @@ class Health:
         return out
 
 
-Report = Input | Health
+@dataclass(frozen=True, slots=True)
+class Heard:
+    """A way in's word on how far it has been heard: every input of ``source`` up to ``t`` (the daemon's
+    monotonic clock) is handed in, and none earlier will come. The settle timer counts quiet only up to there.
+
+    >>> Heard("sim", 12.5)
+    Heard(source='sim', t=12.5)
+    """
+
+    source: str
+    t: float
+
+
+Report = Input | Health | Heard
 Emit = Callable[[Report], None]
 
 
 class Source(Protocol):
-    """A sensor source: ``start`` it with an ``emit``; it reports until ``close``."""
+    """A sensor source: ``start`` it with an ``emit``; it reports until ``close``.
+
+    A source that reads on a thread of its own may also have a ``name`` and ``fence()``: asked, it emits
+    ``Heard(name, t)`` after the reports of its next look at its lines, ``t`` that look's time. The daemon asks
+    before its settle timer ends a shot (``scoreboard.daemon.serve.settle_loop``): a daemon starved of the CPU
+    wakes past the deadline, and the ball that dropped inside it may still be unread.
+    """
 
     def start(self, emit: Emit) -> None: ...
 

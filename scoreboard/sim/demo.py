@@ -14,6 +14,17 @@ The conductor waits for each input to be applied before it sends the next one,
 and checks after each that the daemon serves the state the simulated table's
 own fold reached: a demo that ends with exit status 0 refereed the match the
 simulation played.
+
+The simulated table runs on the same machine as the daemon, so a starved
+machine starves it too: a real table's ball hits the cushion on time, the
+simulated one's only when its thread runs again. Were the daemon's settle timer
+to go by the clock alone, it would end a shot whose next input was due inside
+the quiet period but not yet sent (at ``--speed 10`` the quiet period is 0.4 s:
+one stall of the table's thread that long is enough). So the table tells the
+daemon how far its time has come (``TableWord``, a way in that says how far it
+has been heard): once every input it sent is applied, it promises nothing
+before its next input is due, and the settle timer counts quiet only up to
+there. The daemon's own clock, and its check, stay as they are.
 """
 
 from __future__ import annotations
@@ -21,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import os
 import subprocess
 import sys
@@ -50,6 +62,7 @@ from scoreboard.core.inputs import (
 from scoreboard.core.match import Match
 from scoreboard.core.output import state_line
 from scoreboard.i18n.environment import _, ngettext, said
+from scoreboard.sensing.interface import Emit, Heard
 from scoreboard.sim.table import Sensors, SimulatedTable
 
 STRIKE_PIN = 17
@@ -184,23 +197,54 @@ def _served(state: dict[str, Any]) -> dict[str, Any]:
     return {key: state.get(key) for key in line}
 
 
+class TableWord:
+    """The simulated table as a way in of the daemon (a source): it tells how far the table's time has come.
+
+    ``promise(t)`` says the table sends nothing before ``t`` (``time.monotonic``, the daemon's clock) and that
+    everything it sent is applied; the daemon's settle timer counts quiet only up to there
+    (``scoreboard.sensing.interface.Heard``).
+    """
+
+    SOURCE = "sim"
+
+    def __init__(self) -> None:
+        self._emit: Emit | None = None
+
+    def start(self, emit: Emit) -> None:
+        self._emit = emit
+
+    def set_rack_mode(self, on: bool) -> None:
+        """Rack mode is the sensors' business: the table's word on its time is the same."""
+
+    def close(self) -> None:
+        self._emit = None
+
+    def promise(self, t: float) -> None:
+        emit = self._emit
+        if emit is not None:
+            emit(Heard(self.SOURCE, t))
+
+
 class Conductor:
     """Plays a simulated table's inputs into the real daemon, one at a time, each checked once applied.
 
     ``mcu`` is the microcontroller simulator (``firmware_bridge.simulator.PtyMcu``)
     the daemon's serial source reads; ``strike_pin`` a gpiozero mock pin the GPIO
-    source watches; ``api`` a client of the local API. Call ``play`` from one thread.
+    source watches; ``api`` a client of the local API; ``word`` the table's word
+    on its time to the daemon (``TableWord``), on ``time.monotonic``, which is
+    also the pace the inputs are sent at. Call ``play`` from one thread.
     """
 
-    def __init__(self, api: ApiClient, mcu, strike_pin, speed: float, clock: Callable[[], float] = time.monotonic,
+    def __init__(self, api: ApiClient, mcu, strike_pin, speed: float, word: TableWord | None = None,
                  summary_s: float = 0.0):
         self.api = api
+        self.word = word if word is not None else TableWord()
         self.summary_s = summary_s
         """Real seconds between a rack won and the next rack's first input at the least (its summary is read)."""
         self.mcu = mcu
         self.strike_pin = strike_pin
         self.speed = speed
-        self.clock = clock
+        self.clock = time.monotonic
         self.seq = 0
         self.match: Match | None = None
         self._last_strike = float("-inf")
@@ -213,6 +257,12 @@ class Conductor:
 
         Returns the last state the daemon served; raises ``DemoFailed`` where it went wrong.
         """
+        try:
+            return self._play(log, racks, started)
+        finally:
+            self.word.promise(math.inf)  # the table plays no more: nothing of it holds a settle back
+
+    def _play(self, log: Iterable[Input], racks: int | None, started: Callable[[], None]) -> dict[str, Any]:
         items = iter(log)
         start = next(items)
         if not isinstance(start, MatchStart):
@@ -227,6 +277,7 @@ class Conductor:
             raise DemoFailed(f"the daemon's serial source never pinged the microcontroller within {APPLY_TIMEOUT:g} s")
         last_t, last_sent = start.t or 0.0, self.clock()
         read_until = float("-inf")  # a won rack's summary is on the screen until then
+        settled = True  # every input sent is applied: the table may promise how long it stays quiet
         for number, item in enumerate(items, start=1):
             state = self.match.state
             in_shot = state.shot is not None
@@ -237,13 +288,20 @@ class Conductor:
             if stored:
                 self.seq += 1
             if isinstance(item, Settle):
+                self.word.promise(math.inf)  # quiet until the daemon's settle timer ends the shot
                 self._await_applied(item, number)
+                settled = True
             else:
-                self._idle_until(max(last_sent + gap / self.speed, read_until))
+                due = max(last_sent + gap / self.speed, read_until)
+                if settled:
+                    self.word.promise(due)
+                self._idle_until(due)
                 self._send(item)
                 last_sent = self.clock()
                 if stored:
                     self._await_applied(item, number)
+                # A tap is answered once applied; a sensor input that changes nothing is never confirmed.
+                settled = stored or not isinstance(item, _SENSED)
             table = self.match.state.table
             if table.match_winner is not None or (racks is not None and table.rack - 1 >= racks):
                 break
@@ -381,8 +439,12 @@ class Touchscreen:
             self.process.wait()
 
 
-def play(options: DemoOptions, out: Callable[[str], None] = print, screen: bool = False) -> dict[str, Any]:
+def play(options: DemoOptions, out: Callable[[str], None] = print, screen: bool = False,
+         log: Iterable[Input] | None = None) -> dict[str, Any]:
     """Run the daemon in this process and the simulated table beside it; the last state served.
+
+    ``log`` is what the table plays, ``match_start`` first (default: ``demo_table(options)``'s match); it is
+    read one input at a time, as each is due.
 
     With ``screen`` the touchscreen (``devetka ui``) shows the match too, each rack's
     summary stays ``options.summary_s`` seconds before the next rack, and the last
@@ -402,7 +464,8 @@ def play(options: DemoOptions, out: Callable[[str], None] = print, screen: bool 
         mcu = PtyMcu(link, boot_id=options.seed & 0xFFFFFFFF)
         config = demo_config(options, folder, store, link)
         factory = MockFactory()
-        sources = [SerialSource(link), GpioSource.from_config(config.sensors, pin_factory=factory)]
+        word = TableWord()
+        sources = [SerialSource(link), GpioSource.from_config(config.sensors, pin_factory=factory), word]
         strike_pin = factory.pin(STRIKE_PIN)
         strike_pin.drive_low()  # the sensor at rest (after the pull-up, which drives a mock pin high)
         outcome: dict[str, Any] = {}
@@ -435,9 +498,9 @@ def play(options: DemoOptions, out: Callable[[str], None] = print, screen: bool 
                     api.start()
                     if not api.wait_for(lambda state: True, APPLY_TIMEOUT):
                         raise DemoFailed(f"the daemon's local API did not answer within {APPLY_TIMEOUT:g} s")
-                    conductor = Conductor(api, mcu, strike_pin, options.speed, summary_s=options.summary_s)
-                    outcome["state"] = conductor.play(demo_table(options).play_match(), options.racks,
-                                                      started=open_screen)
+                    conductor = Conductor(api, mcu, strike_pin, options.speed, word, summary_s=options.summary_s)
+                    played = log if log is not None else demo_table(options).play_match()
+                    outcome["state"] = conductor.play(played, options.racks, started=open_screen)
                     if screens and screens[0].process.poll() is None:
                         out(f"devetka demo: the last screen stays up {SUMMARY_S:g} s (or until its window is closed)")
                         try:  # the summary, or the last ruling, is read; a player who closed the window is done
@@ -612,5 +675,5 @@ def register(commands: argparse._SubParsersAction) -> None:
     dm.set_defaults(run=run)
 
 
-__all__ = ["Conductor", "DemoFailed", "DemoOptions", "TerminalView", "Touchscreen", "has_display", "play",
+__all__ = ["Conductor", "DemoFailed", "DemoOptions", "TableWord", "TerminalView", "Touchscreen", "has_display", "play",
            "register"]

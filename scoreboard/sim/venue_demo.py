@@ -6,6 +6,11 @@ held up once played), publishing to a Mosquitto of its own, bridged to the venue
 the board (``scoreboard/venue/board/``) over WebSockets, as ``install.sh --venue-server`` sets it up. It prints
 ``venue broker: HOST:PORT`` (MQTT, read only) and ``board: URL``; once every table has played it prints
 ``venue-demo: all tables done`` and holds the venue up until SIGINT or SIGTERM, then stops what it started.
+
+A hall keeps running when one table fails: a table whose demo ends before it has played (the daemon did not
+referee what its simulated table played, or it was stopped or killed) is named with why (``venue-demo: table3
+failed: ...``), and the others play on; once every table has played or failed, ``venue-demo: tables done, N
+failed: ...`` says which. The venue then holds as it would have, and exits 1 when stopped.
 """
 
 from __future__ import annotations
@@ -152,7 +157,18 @@ class Table:
             if line.startswith(HELD):
                 self.played.set()
                 said(f"venue-demo: {self.id} played; its daemon serves on")
+        self.process.wait()
         self.ended.set()
+
+    @property
+    def failed(self) -> bool:
+        """Its demo ended before its table had played."""
+        return self.ended.is_set() and not self.played.is_set()
+
+    def why(self) -> str:
+        """Why its demo ended: what it said last of itself (``devetka demo: ...``), and how it exited."""
+        said = [line for line in self.output if line.startswith("devetka demo: ")]
+        return "; ".join(([said[-1].removeprefix("devetka demo: ")] if said else []) + [_exit(self.process)])
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -200,20 +216,33 @@ def run_venue(options: VenueOptions, out: Callable[[str], None] = print) -> int:
                 viewer = subprocess.Popen([browser, f"--app={board}", f"--user-data-dir={store_dir}/.browser"],
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 stack.callback(viewer.terminate)
+        told: set[str] = set()
         announced = False
         while not stop.wait(0.2):
-            failed = [table for table in tables if table.ended.is_set() and not table.played.is_set()]
-            if failed:
-                for table in failed:
-                    out(f"venue-demo: {table.id} failed: " + " | ".join(table.output[-5:]))
-                return 1
-            if not announced and all(table.played.is_set() for table in tables):
-                out(ALL_DONE)
+            for table in tables:
+                if table.id not in told and table.failed:
+                    told.add(table.id)
+                    out(f"venue-demo: {table.id} failed: {table.why()}; the other tables play on")
+                elif table.id not in told and table.played.is_set() and table.ended.is_set():
+                    told.add(table.id)
+                    out(f"venue-demo: {table.id}'s daemon stopped after it played: {table.why()}")
+            if not announced and all(table.played.is_set() or table.failed for table in tables):
                 announced = True
+                failed = [table.id for table in tables if table.failed]
+                out(f"venue-demo: tables done, {len(failed)} failed: {', '.join(failed)}" if failed else ALL_DONE)
+        status = 1 if any(table.failed for table in tables) else 0
     for signum, handler in previous.items():
         signal.signal(signum, handler)
     out("venue-demo: stopped")
-    return 0
+    return status
+
+
+def _exit(process: subprocess.Popen) -> str:
+    """How a process exited, in words: ``exit 1``, ``killed by SIGKILL``."""
+    code = process.returncode
+    if code is not None and code < 0:
+        return f"killed by {signal.Signals(-code).name}"
+    return f"exit {code}"
 
 
 def run(args: argparse.Namespace) -> int:

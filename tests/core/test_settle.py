@@ -213,6 +213,39 @@ def test_hold_back_delays_the_deadline():
     assert table.timer.due(6.9) is None and table.timer.due(7.0) is not None
 
 
+def test_a_daemon_woken_past_the_deadline_waits_for_a_way_in_not_yet_heard_up_to_it():
+    """Issue 28's race, on explicit times: the table promised nothing before 1.05 (its cushion's time), then
+    its thread starved; the daemon wakes at 2.0, past the 1.4 deadline, and must not end the shot yet."""
+    table = Table(settle_after=0.4).play(Strike(t=0.9), FirstContact(1, t=1.0))
+    table.timer.heard("sim", 1.05)
+    assert table.timer.deadline == pytest.approx(1.4)
+    assert table.timer.next_look() is None            # the loop waits for the table's word, not the clock
+    assert table.settle_if_due(2.0) is None
+    table.play(Cushion(ball=1, t=2.01))               # sent as soon as the table's thread ran again
+    table.timer.heard("sim", 2.06)
+    assert table.timer.next_look() is None and table.settle_if_due(3.0) is None
+    table.timer.heard("sim", float("inf"))            # quiet from here on, says the table
+    assert table.timer.next_look() == pytest.approx(2.41)
+    assert table.settle_if_due(2.40) is None
+    assert table.settle_if_due(2.41) == Settle(t=2.41)
+    assert [type(event).__name__ for event in table.match.state.last.events] == ["FirstContact", "Cushion"]
+
+
+def test_without_a_word_from_any_way_in_the_clock_alone_decides():
+    table = Table(settle_after=0.4).play(Strike(t=0.9), FirstContact(1, t=1.0))
+    assert table.timer.known(2.0) == 2.0 and table.timer.next_look() == pytest.approx(1.4)
+    assert table.settle_if_due(2.0) == Settle(t=2.0)
+
+
+def test_the_way_in_heard_least_far_holds_the_settle_back():
+    table = Table(settle_after=0.4).play(Strike(t=0.0))
+    table.timer.heard("serial", 5.0)
+    table.timer.heard("sim", 0.3)
+    assert table.timer.known(5.0) == 0.3 and table.timer.due(5.0) is None
+    table.timer.heard("sim", 0.45)
+    assert table.timer.known(5.0) == 0.45 and table.timer.due(5.0) == Settle(t=5.0)
+
+
 def test_a_late_sensor_input_counts_from_its_own_t_and_never_moves_the_deadline_back():
     table = Table(hold_back=1.0).play(Strike(t=0.0), Cushion(t=3.0))
     table.play(Pocket(None, t=2.5))                  # held by the GPIO source, arrives after the cushion

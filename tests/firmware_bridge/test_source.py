@@ -9,7 +9,7 @@ from firmware_bridge.link import SerialLink
 from firmware_bridge.protocol import HELLO_BOOT, Arm, CueStrike, CushionHit, Heartbeat, Hello, Ping, PocketDrop, encode
 from firmware_bridge.source import SerialSource
 from scoreboard.core.inputs import Cushion, Pocket, Strike
-from scoreboard.sensing.interface import Health
+from scoreboard.sensing.interface import Health, Heard
 
 from .conftest import WAIT
 
@@ -120,3 +120,26 @@ def test_it_keeps_reporting_across_an_unplug(plug):
     got = reports.until(lambda r: type(r) is Strike)
     assert [r.status for r in got if type(r) is Health] == ["online"]
     source.close()
+
+
+def test_asked_how_far_it_is_heard_it_says_so_after_the_inputs_that_came_before_and_nothing_unasked(plug):
+    """The daemon's settle timer asks (``fence``) before it ends a shot: the word comes after every input that was
+    on the line when it was asked, and says a time no earlier than the asking."""
+    mcu = plug()
+    source = SerialSource(str(mcu.path))
+    reports = Reports()
+    source.start(reports.queue.put)
+    mcu.read_until(lambda frames: any(f.message == Ping() for f in frames))
+    mcu.write(encode(Heartbeat(3, 0), 0))
+    reports.until(is_status("online"))
+    mcu.write(encode(CushionHit("head", None), 1) + encode(PocketDrop(3, "head_left", 4, 1), 2))
+    asked = time.monotonic()
+    source.fence()
+    got = reports.until(lambda r: type(r) is Heard)
+    assert [type(r) for r in got if type(r) is not Health] == [Cushion, Pocket, Heard]
+    assert got[-1].source == "serial" and got[-1].t >= asked
+    mcu.write(encode(CueStrike(), 3))
+    got = reports.until(lambda r: type(r) is Strike)
+    assert Heard not in [type(r) for r in got]  # unasked, it says nothing of the kind
+    source.close()
+    assert reports.until(lambda r: type(r) is Heard)[-1].t == float("inf")  # gone: it holds no settle back

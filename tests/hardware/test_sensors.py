@@ -19,7 +19,7 @@ from gpiozero.pins.mock import MockFactory
 from hardware.sensors import GpioSource, SensorLine
 from scoreboard.core.inputs import Cushion, Pocket, Strike
 from scoreboard.referee.config import load, parse
-from scoreboard.sensing.interface import Health
+from scoreboard.sensing.interface import Health, Heard
 from scoreboard.sensing.wiring import GpioConfig
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "deploy" / "table.example.toml"
@@ -95,6 +95,17 @@ def test_each_pocket_beam_gives_one_unidentified_pocket_with_its_name(clock):
         table.pulse(f"pocket:{name}", at=1000.0 + index * 0.5, width=3 * MS)
     assert table.poll(1010.0) == [Pocket(None, name, 1000.0 + index * 0.5, "gpio")
                                   for index, name in enumerate(POCKET_PINS)]
+
+
+def test_asked_how_far_it_is_heard_the_next_poll_says_its_time_after_what_it_let_out(clock):
+    """The daemon's settle timer asks (``fence``) before it ends a shot; a pocket still held for the cue-return
+    window is not out yet, and the word says only the poll's time, which the settle's hold-back allows for."""
+    table = Table(clock, ALL_POCKETS)
+    table.pulse("pocket:side_left", at=1000.0)
+    table.pulse("pocket:foot_left", at=1000.2)
+    table.source.fence()
+    assert table.poll(1001.1) == [Pocket(None, "side_left", 1000.0, "gpio"), Heard("gpio", 1001.1)]
+    assert table.poll(1002.0)[2:] == [Pocket(None, "foot_left", 1000.2, "gpio")]  # unasked: no word
 
 
 def test_a_pocket_beam_waits_for_the_cue_return_window_then_goes_out(clock):

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 
 import orjson
 import pytest
 
-from scoreboard.core.inputs import Undo, to_json
+from scoreboard.core.inputs import Cushion, FirstContact, Pocket, Undo, to_json
 from scoreboard.core.match import Match
 from scoreboard.sim.demo import HELD, DemoOptions, TerminalView, demo_table, play
 from tests.watcher import retained
@@ -170,3 +171,33 @@ def test_a_won_racks_summary_stays_its_time_before_the_next_rack_is_played(tmp_p
     won = inputs.index(item)
     after = inputs[won + 1]
     assert after.TYPE == "strike" and after.t - inputs[won].t >= 2.0, (inputs[won], after)
+
+
+STALL_S = 0.9  # three times the floored settle time
+
+
+def starved(log, stalls: int = 2):
+    """The simulated table's log, its thread starved ``STALL_S`` before the input that follows a first contact
+    (a cushion or a pocket inside a shot: due long before the settle time), ``stalls`` times."""
+    previous = None
+    for item in log:
+        if stalls and isinstance(previous, FirstContact) and isinstance(item, (Cushion, Pocket)):
+            stalls -= 1
+            time.sleep(STALL_S)  # the table's thread does not run; the daemon's does
+        previous = item
+        yield item
+    assert stalls == 0, "the match had too few shots to starve the table in"
+
+
+def test_a_starved_table_is_refereed_as_it_played_its_shot_not_ended_by_the_settle_timer(tmp_path):
+    """Issue 28: the table's thread, starved past the settle time in mid-shot, sent its cushion after the daemon's
+    timer had ended the shot. The daemon must wait for the table's word: it stores what the table played."""
+    store = tmp_path / "demo.sqlite3"
+    options = DemoOptions(racks=1, seed=3, speed=FAST, store=str(store))
+    assert options.settle_after * 2 < STALL_S
+
+    served = play(options, lambda line: None, log=starved(demo_table(options).play_match()))
+
+    assert served["rack"] == 2
+    exported = devetka("export", "--store", str(store))
+    assert [untimed(orjson.loads(line)) for line in exported.stdout.splitlines()] == simulated_inputs(options)

@@ -155,6 +155,31 @@ def test_a_venue_demo_killed_outright_takes_its_tables_and_brokers_with_it(tmp_p
         time.sleep(0.1)
 
 
+def test_a_table_killed_mid_demo_is_named_with_why_and_the_others_play_on(tmp_path):
+    """Issue 29: one table's demo ending (here SIGKILLed before it played) no longer ends the venue."""
+    venue = subprocess.Popen([*DEVETKA, "venue-demo", "--tables", "3", "--racks", "1", "--speed", "50",
+                              "--store-dir", str(tmp_path), "--headless"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    said: list[str] = []
+    try:
+        lines = lines_of(venue)
+        victim = until(lines, "venue-demo: table2: devetka demo pid ", said)
+        os.kill(int(victim.split(" pid ")[1].split(",")[0]), signal.SIGKILL)
+        done = until(lines, "venue-demo: tables done", said)
+        assert done == "venue-demo: tables done, 1 failed: table2", said
+        assert "venue-demo: table2 failed: killed by SIGKILL; the other tables play on" in said
+        assert {"venue-demo: table1 played; its daemon serves on",
+                "venue-demo: table3 played; its daemon serves on"} <= set(said)
+        assert ALL_DONE not in said
+        assert venue.poll() is None  # the hall holds on
+        venue.send_signal(signal.SIGTERM)
+        assert venue.wait(timeout=TIMEOUT) == 1, said
+    finally:
+        if venue.poll() is None:
+            venue.kill()
+            venue.wait()
+
+
 def test_bad_options_are_refused_with_exit_2():
     refused = subprocess.run([*DEVETKA, "venue-demo", "--tables", "0"], capture_output=True, text=True)
     assert refused.returncode == 2 and "--tables must be from 1 to 50" in refused.stderr
