@@ -172,8 +172,11 @@ def wait_seq(browser: Browser, table: Table) -> dict:
 
 
 def open_board(browser: Browser, venue: VenueBroker, query: str = "") -> None:
+    """The page this broker serves, reading this broker's WebSockets listener (``?broker``: the page's default is
+    the readers' broker on port 9002 of the box that served it) and ``query``'s parameters."""
     browser.viewport(1920, 1080)
-    browser.open(venue.board_url + query)
+    extra = "&" + query.removeprefix("?") if query else ""
+    browser.open(f"{venue.board_url}?broker=ws://{venue.host}:{venue.ws_port}/{extra}")
     browser.wait_for("window.devetkaBoard && window.devetkaBoard.link.up")
 
 

@@ -97,12 +97,19 @@
   // (the page's clock: performance.timeOrigin + performance.now()); the last DRAWN_MAX are kept.
   const drawn = [];
   window.devetkaDrawn = drawn;
+  // The same for each live state as it arrived (MQTT.js handed it over), drawn or not: the benchmark's last hop
+  // but one.
+  const arrived = [];
+  window.devetkaArrived = arrived;
 
   const board = {
     tables: new Map(), // id -> table record
     // refusals: subscriptions refused so far; meanwhile: QoS 1 topics refused and taken at QoS 0 until granted
     link: { up: false, since: Date.now(), ever: false, refusals: 0, meanwhile: [] },
     received: {}, // id -> state messages received (drawn or not), for the tests
+    // The venue's own link from its tables' broker to the readers' broker this page reads (devetka-venue/link,
+    // retained; "0", its will, when that link or the tables' broker is gone): "1", "0", or null (not said).
+    venue: { link: null, at: 0 },
     url: null, // the broker this (re)connect goes to, one of urls
     urls: [],
     options: null,
@@ -253,6 +260,9 @@
       const since = board.link.ever ? format(_("venue link down since {time}"), { time: hhmm(board.link.since) })
         : _("connecting to the venue");
       return ["stale", since];
+    }
+    if (board.venue.link === "0") {
+      return ["stale", format(_("venue link down since {time}"), { time: hhmm(board.venue.at) })];
     }
     if (t.bridge === "0") {
       const time = { time: hhmm(t.bridgeAt) };
@@ -437,7 +447,7 @@
   // ---- messages ----------------------------------------------------------------------------------------
   const decoder = new TextDecoder();
 
-  function onState(t, text, retained, now) {
+  function onState(t, text, retained, now, at) {
     let state;
     try {
       state = JSON.parse(text);
@@ -447,6 +457,10 @@
     }
     if (!state || typeof state !== "object" || typeof state.seq !== "number") return;
     board.received[t.id] = (board.received[t.id] || 0) + 1;
+    if (!retained) {
+      arrived.push({ table: t.id, seq: state.seq, t: at, match: state.match_id === undefined ? null : state.match_id });
+      if (arrived.length > DRAWN_MAX) arrived.splice(0, arrived.length - DRAWN_MAX);
+    }
     // A retained copy (given again at every reconnect) is no word from the table; a live one is.
     if (!retained || t.heardAt === null) t.heardAt = now;
     if (!newer(state, t.state)) return;
@@ -462,6 +476,13 @@
   }
 
   function onMessage(topic, payload, packet) {
+    const at = performance.timeOrigin + performance.now();
+    if (topic === VENUE_LINK) {
+      const value = decoder.decode(payload).trim();
+      if (value !== board.venue.link) board.venue = { link: value, at: Date.now() };
+      schedule();
+      return;
+    }
     const parts = topic.split("/");
     if (parts.length !== 3 || parts[0] !== PREFIX) return;
     const [, id, kind] = parts;
@@ -471,7 +492,7 @@
     const now = Date.now();
     const retained = Boolean(packet && packet.retain);
     if (kind === "state") {
-      onState(t, text, retained, now);
+      onState(t, text, retained, now, at);
     } else if (kind === "availability") {
       const value = text.trim();
       if (value !== t.availability) {
@@ -491,11 +512,16 @@
   }
 
   // ---- the link to the venue broker --------------------------------------------------------------------
+  // Without ?broker: the readers' broker on the box that served the page (its WebSocket, port 9002, path /mqtt:
+  // docs/venue.md). The page's own listener lets no MQTT client in.
+  const READERS_WEBSOCKET_PORT = 9002;
+  const VENUE_LINK = "devetka-venue/link";
   function brokerUrls() {
     const given = params.get("broker");
     if (given) return given.split(",").map((url) => url.trim()).filter(Boolean);
-    if (!location.host) return [];
-    return [`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`];
+    if (!location.hostname) return [];
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return [`${scheme}://${location.hostname}:${READERS_WEBSOCKET_PORT}/mqtt`];
   }
 
   // A refused subscription is asked again after these pauses (the last one repeated), each give or take a quarter.
@@ -610,6 +636,7 @@
         t.availability = null;
         t.bridge = null;
       }
+      board.venue = { link: null, at: 0 };
       // The state at QoS 0, as it is published; a lost one is followed by the next. Availability and the bridge
       // at QoS 1 (at most ?qos): they change seldom and each change matters.
       const topic = (kind) => `${PREFIX}/${ONE || "+"}/${kind}`;
@@ -617,6 +644,7 @@
         [topic("state")]: { qos: 0 },
         [topic("availability")]: { qos: Math.min(1, QOS) },
         [topic("bridge")]: { qos: Math.min(1, QOS) },
+        [VENUE_LINK]: { qos: Math.min(1, QOS) },
       };
       subscribeAll(client, topics);
     });
