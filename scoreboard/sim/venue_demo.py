@@ -5,7 +5,9 @@ held up once played), publishing to a Mosquitto of its own, bridged to the venue
 ``deploy/install.sh --venue`` deploys it (``scoreboard.venue.bridge`` makes both texts). The venue's broker serves
 the board (``scoreboard/venue/board/``) over WebSockets, as ``install.sh --venue-server`` sets it up. It prints
 ``venue broker: HOST:PORT`` (MQTT, read only) and ``board: URL``; once every table has played it prints
-``venue-demo: all tables done`` and holds the venue up until SIGINT or SIGTERM, then stops what it started.
+``venue-demo: all tables done`` and holds the venue up until SIGINT or SIGTERM, then stops what it started. A table
+whose demo ends (a late input at a high ``--speed``, killed by hand) is named, with its last words, and the other
+tables play on; the exit status is then 1.
 """
 
 from __future__ import annotations
@@ -188,7 +190,8 @@ class Table:
 
 
 def run_venue(options: VenueOptions, out: Callable[[str], None] = print) -> int:
-    """The venue until SIGINT or SIGTERM: 0 after a clean stop, 1 when a table failed, 2 when it cannot start."""
+    """The venue until SIGINT or SIGTERM: 0 after a clean stop, 1 when a table failed (the others played on), 2 when
+    it cannot start."""
     stop = threading.Event()
     previous = {signum: signal.signal(signum, lambda *_: stop.set()) for signum in (signal.SIGINT, signal.SIGTERM)}
     with contextlib.ExitStack() as stack:
@@ -223,19 +226,22 @@ def run_venue(options: VenueOptions, out: Callable[[str], None] = print) -> int:
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 stack.callback(viewer.terminate)
         announced = False
+        failed: list[Table] = []
         while not stop.wait(0.2):
-            failed = [table for table in tables if table.ended.is_set() and not table.played.is_set()]
-            if failed:
-                for table in failed:
-                    out(f"venue-demo: {table.id} failed: " + " | ".join(table.output[-5:]))
-                return 1
-            if not announced and all(table.played.is_set() for table in tables):
+            # A hall keeps running when one table fails: that table is named, with why, and the others play on.
+            for table in tables:
+                if table.ended.is_set() and table not in failed:
+                    failed.append(table)
+                    status = table.process.poll()
+                    out(f"venue-demo: {table.id} failed (its demo exited with status {status}); the other tables "
+                        "play on: " + " | ".join(table.output[-5:]))
+            if not announced and all(table.played.is_set() or table in failed for table in tables):
                 out(ALL_DONE)
                 announced = True
     for signum, handler in previous.items():
         signal.signal(signum, handler)
-    out("venue-demo: stopped")
-    return 0
+    out("venue-demo: stopped" + (f"; failed: {', '.join(table.id for table in failed)}" if failed else ""))
+    return 1 if failed else 0
 
 
 def run(args: argparse.Namespace) -> int:

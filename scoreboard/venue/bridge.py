@@ -24,9 +24,11 @@ TABLE_BRIDGE_FILE = "/etc/mosquitto/conf.d/devetka-venue-bridge.conf"
 #: (power pulled, Wi-Fi gone) dead after 1.5 times it and says ``0`` on its ``bridge`` topic: 15 s. Mosquitto
 #: allows no less than 5 s; a Wi-Fi stall shorter than 15 s is ridden out without a reconnect.
 KEEPALIVE_S = 10
-#: Reconnect backoff: from 1 s up to 5 s between tries ("decorrelated jitter"). Mosquitto 2.0.11 ignores the one-number
-#: form of restart_timeout (it keeps its default, 5 s up to 30 s) but honours this two-number one.
-RESTART_TIMEOUT_S = (1, 5)
+#: Reconnect backoff: from 1 s up to 2 s between tries ("decorrelated jitter"), so that a bridge is back within 5 s of
+#: the venue's return (2.0.11 tries once the whole-second clock is past the pause: a cap of 5 s came back 5.0-5.8 s
+#: after it). Mosquitto 2.0.11 ignores the one-number form of restart_timeout: its defaults (backoff from 5 s up to
+#: 30 s, src/conf.c) stay set and override it (src/bridge.c, bridge__backoff_step); the two-number form sets both.
+RESTART_TIMEOUT_S = (1, 2)
 #: The same to a NATS cluster: while JetStream elects a leader after losing a node, each try fails after NATS's 4 s
 #: timeout (every QoS 1 publish is stored in JetStream on 2.9.10), so the pause between tries is kept short.
 CLUSTER_RESTART_TIMEOUT_S = (1, 2)

@@ -155,6 +155,31 @@ def test_a_venue_demo_killed_outright_takes_its_tables_and_brokers_with_it(tmp_p
         time.sleep(0.1)
 
 
+def test_one_table_killed_mid_demo_is_named_and_the_others_play_on(tmp_path):
+    """Issue 29: a hall keeps running when one table fails."""
+    venue = subprocess.Popen([*DEVETKA, "venue-demo", "--tables", "2", "--racks", "1", "--speed", "20",
+                              "--store-dir", str(tmp_path), "--headless"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    said: list[str] = []
+    try:
+        lines = lines_of(venue)
+        until(lines, "venue-demo: table2: devetka demo pid ", said)
+        first = next(line for line in said if line.startswith("venue-demo: table1: devetka demo pid "))
+        os.kill(int(first.split("pid ")[1].split(",")[0]), signal.SIGKILL)
+        named = until(lines, "venue-demo: table1 failed", said)
+        assert "status -9" in named and "the other tables play on" in named, named
+        until(lines, "venue-demo: table2 played", said)
+        until(lines, ALL_DONE, said)
+        assert venue.poll() is None, said
+        venue.send_signal(signal.SIGTERM)
+        assert venue.wait(timeout=TIMEOUT) == 1, said
+        assert until(lines, "venue-demo: stopped", said) == "venue-demo: stopped; failed: table1"
+    finally:
+        if venue.poll() is None:
+            venue.kill()
+            venue.wait()
+
+
 def test_bad_options_are_refused_with_exit_2():
     refused = subprocess.run([*DEVETKA, "venue-demo", "--tables", "0"], capture_output=True, text=True)
     assert refused.returncode == 2 and "--tables must be from 1 to 50" in refused.stderr

@@ -23,7 +23,7 @@ def test_the_bridge_sends_the_tables_topics_out_at_qos_1_with_a_session_that_out
     for line in ("connection devetka-venue", "address venue.local:1883", "bridge_protocol_version mqttv311",
                  f"remote_clientid {bridge.link_client_id('devetka-bridge-bar7', 's3cret')}", "remote_username bar7",
                  "remote_password s3cret",
-                 "cleansession false", f"keepalive_interval {bridge.KEEPALIVE_S}", "restart_timeout 1 5",
+                 "cleansession false", f"keepalive_interval {bridge.KEEPALIVE_S}", "restart_timeout 1 2",
                  "notifications true", "notification_topic devetka/bar7/bridge",
                  "topic devetka/bar7/state out 1", "topic devetka/bar7/event out 1",
                  "topic devetka/bar7/availability out 1"):

@@ -139,7 +139,7 @@ def test_a_tables_bridge_to_a_cluster_goes_to_every_node_within_what_nats_takes(
     # One venue broker: the text is what it was, one address and Mosquitto's own bridge protocol.
     alone = bridge.render_table_bridge("bar1", "venue-a", 1883, "bar1", "pw").splitlines()
     assert "address venue-a:1883" in alone and "try_private false" not in alone
-    assert "restart_timeout 1 5" in alone
+    assert "restart_timeout 1 2" in alone
     assert [line for line in alone if not line.startswith(("address", "restart_timeout"))] == [
         line for line in lines if line not in ("round_robin true", "try_private false")
         and not line.startswith(("addresses", "# Every node", "# NATS speaks", "restart_timeout"))]
