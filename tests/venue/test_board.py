@@ -433,6 +433,17 @@ def smallest(browser: Browser, selector: str) -> float:
                             ".map(e => parseFloat(getComputedStyle(e).fontSize)))")
 
 
+#: Each ball-in-hand and two-foul-warning flag drawn on a live tile: [kind, table, seen], seen when it has a size,
+#: lies inside its tile and is not cut to nothing.
+FLAGS_SEEN_JS = """[...document.querySelectorAll('[data-table][data-status="online"] .flag.bih,'
+  + '[data-table][data-status="online"] .flag.warning')].map(f => {
+    const tile = f.closest('[data-table]').getBoundingClientRect(), box = f.getBoundingClientRect();
+    const seen = box.width > 8 && box.height > 4 && box.left >= tile.left && box.right <= tile.right + 0.5
+      && box.top >= tile.top && box.bottom <= tile.bottom + 0.5 && f.scrollWidth > 0;
+    return [f.classList.contains('bih') ? 'bih' : 'warning', f.closest('[data-table]').dataset.table, seen];
+  })"""
+
+
 def test_screenshots_of_the_board_with_1_8_and_50_tables_and_of_one_table(browser, venue, tables, tmp_path):
     folder = Path(os.environ.get("DEVETKA_SCREENSHOTS") or tmp_path / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
@@ -457,6 +468,10 @@ def test_screenshots_of_the_board_with_1_8_and_50_tables_and_of_one_table(browse
     shown = browser.evaluate(statuses)
     browser.viewport(1920, 1080)
     assert smallest(browser, ".pname") >= 18 and smallest(browser, ".points") >= 24
+    # Issue 29: ball in hand and the two-foul warning stay on a 50-tile board, inside their tile and seen.
+    seen = browser.evaluate(FLAGS_SEEN_JS)
+    assert {kind for kind, _, _ in seen} == {"bih", "warning"}, seen
+    assert [flag for flag in seen if not flag[2]] == [], seen
     hand.close()
     open_board(browser, venue, "?table=bar1")
     wait_seq(browser, bar1)
