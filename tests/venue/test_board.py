@@ -13,6 +13,7 @@ import copy
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import orjson
@@ -80,11 +81,12 @@ class VenueBroker(PrivateBroker):
 class Table:
     """``devetka run`` for table ``id``, publishing to the venue broker as user ``table``, and its screen's client."""
 
-    def __init__(self, tmp_path: Path, venue: VenueBroker, table_id: str) -> None:
+    def __init__(self, tmp_path: Path, venue: VenueBroker, table_id: str, name: str | None = None) -> None:
         folder = tmp_path / table_id
         folder.mkdir()
         self.id = table_id
-        self.daemon = Daemon(folder, config=f'[table]\nid = "{table_id}"\n[mqtt]\nhost = "{venue.host}"\n'
+        called = f"name = {orjson.dumps(name).decode()}\n" if name else ""
+        self.daemon = Daemon(folder, config=f'[table]\nid = "{table_id}"\n{called}[mqtt]\nhost = "{venue.host}"\n'
                                             f'port = {venue.port}\nusername = "{TABLE_LOGIN["username"]}"\n'
                                             f'password = "{TABLE_LOGIN["password"]}"\nkeepalive_s = 60\n')
         self.start()
@@ -219,6 +221,25 @@ def test_the_tiles_follow_play_at_every_input(browser, venue, tables):
     assert drawn == sorted(drawn) and len(drawn) == len(set(map(tuple, drawn)))  # each once, in order
     assert drawn[-len(LEGAL_BREAK):] == [[1, seq] for seq in range(1, len(LEGAL_BREAK) + 1)]  # waited for each
     assert browser.exceptions() == []
+
+
+def test_a_tile_shows_the_venues_name_for_its_table_and_the_real_time_played(browser, venue, tmp_path):
+    """Issue 29: the tile says what the venue calls the table ([table] name, served as table_name), and a page
+    opened seconds into a match shows the time played since its served start, not since the page saw it."""
+    table = Table(tmp_path, venue, "bar7", name="Table 7 (TV)")
+    try:
+        table.play({"cmd": "new_match", "match_start": ANA_BEN}, *LEGAL_BREAK)
+        assert table.state["table_name"] == "Table 7 (TV)" and table.state["match_started"]
+        time.sleep(3.0)  # the page opens 3 s into the match
+        open_board(browser, venue)
+        wait_seq(browser, table)
+        tile = "document.querySelector('[data-table=\"bar7\"]')"
+        assert browser.evaluate(f"{tile}.querySelector('.name').textContent") == "Table 7 (TV)"
+        clock = browser.evaluate(f"{tile}.querySelector('.clock').textContent")
+        minutes, seconds = clock.split(":")[-2:]
+        assert not clock.startswith("\u2265") and int(minutes) * 60 + int(seconds) >= 3, clock
+    finally:
+        table.close()
 
 
 def state_topic(table_id: str) -> str:

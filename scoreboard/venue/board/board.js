@@ -294,6 +294,9 @@
     tile.dataset.match = s && s.match_id !== null && s.match_id !== undefined ? String(s.match_id) : "";
     tile.dataset.seq = s ? String(s.seq) : "";
     tile.dataset.store = s ? storeOf(s) : "";
+    // What the venue calls the table ([table] name, served as table_name), else its id.
+    const called = s && typeof s.table_name === "string" && s.table_name.trim() ? s.table_name : t.id;
+    if (p.name.textContent !== called) p.name.textContent = called;
     if (!playing) {
       p.rack.textContent = "";
       p.flags.replaceChildren();
@@ -367,16 +370,17 @@
     tile.classList.toggle("dead", name !== "online");
     if (t.parts.status.textContent !== words) t.parts.status.textContent = words;
     drawShotClock(t, name === "online", now);
-    // The match's time: the state has no clock of its own (docs/mqtt.md), so it runs from when this page first
-    // saw the match ("≥" when the match was already under way then), stops when the match is won, and stands
-    // still while the table is not live.
+    // The match's time: from its served start (match_started, docs/mqtt.md), or, from a table that does not serve
+    // one, from when this page first saw the match ("≥" when it was already under way then); it stops when the
+    // match is won, and stands still while the table is not live.
     const m = t.match;
     if (m) {
       if (name === "online" && m.end === null) m.pausedAt = null;
       else if (m.pausedAt === null) m.pausedAt = now;
       const until = m.end !== null ? m.end : (m.pausedAt !== null ? m.pausedAt : now);
-      // A match already won when first seen has no time this page could tell.
-      const text = m.partial && m.end === m.since ? "" : `${m.partial ? "\u2265" : ""}${duration(until - m.since)}`;
+      // A match already won when first seen has no time this page could tell (its end is not served).
+      const text = m.wonBefore || (m.partial && m.end === m.since) ? ""
+        : `${m.partial ? "\u2265" : ""}${duration(until - m.since)}`;
       if (t.parts.clock.textContent !== text) t.parts.clock.textContent = text;
     } else if (t.parts.clock.textContent) {
       t.parts.clock.textContent = "";
@@ -466,7 +470,11 @@
     if (!newer(state, t.state)) return;
     const matchKey = `${storeOf(state)}\u0000${state.match_id}`;
     if (state.players && (!t.match || t.match.key !== matchKey)) {
-      t.match = { key: matchKey, since: now, partial: state.seq > 0, end: null, pausedAt: null };
+      // The served start (match_started) when there is one: the real time played, however late the page opened.
+      const begun = Date.parse(state.match_started || "");
+      const known = Number.isFinite(begun);
+      t.match = { key: matchKey, since: known ? begun : now, partial: !known && state.seq > 0, end: null,
+                  pausedAt: null, wonBefore: state.match_winner === 0 || state.match_winner === 1 };
     } else if (!state.players) {
       t.match = null;
     }
