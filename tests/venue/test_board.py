@@ -454,6 +454,21 @@ def smallest(browser: Browser, selector: str) -> float:
                             ".map(e => parseFloat(getComputedStyle(e).fontSize)))")
 
 
+#: The phone's tiles: how many a screen holds, the live tiles whose ruling is not seen, and the largest share of a
+#: tile's height left empty below its content.
+PHONE_TILES_JS = """(() => {
+  const all = [...document.querySelectorAll('[data-table]')];
+  const live = all.filter(t => t.dataset.status === 'online');
+  const noRuling = live.filter(t => { const w = t.querySelector('.words');
+    return !w.textContent || w.getBoundingClientRect().height === 0; }).map(t => t.dataset.table);
+  const emptiest = Math.max(...all.map(t => { const r = t.getBoundingClientRect();
+    const bottom = Math.max(...[...t.querySelectorAll('.inner > *, .body > *')]
+      .filter(e => e.getBoundingClientRect().height > 0).map(e => e.getBoundingClientRect().bottom));
+    return (r.bottom - bottom) / r.height; }));
+  return {perScreen: innerHeight / all[0].getBoundingClientRect().height, noRuling, emptiest};
+})()"""
+
+
 #: Each ball-in-hand and two-foul-warning flag drawn on a live tile: [kind, table, seen], seen when it has a size,
 #: lies inside its tile and is not cut to nothing.
 FLAGS_SEEN_JS = """[...document.querySelectorAll('[data-table][data-status="online"] .flag.bih,'
@@ -493,6 +508,11 @@ def test_screenshots_of_the_board_with_1_8_and_50_tables_and_of_one_table(browse
     seen = browser.evaluate(FLAGS_SEEN_JS)
     assert {kind for kind, _, _ in seen} == {"bih", "warning"}, seen
     assert [flag for flag in seen if not flag[2]] == [], seen
+    # On a phone the tiles are compact: at least four live ones a screen, each with its ruling, and no tile more
+    # than an eighth empty below what it shows.
+    browser.viewport(390, 844, mobile=True)
+    phone = browser.evaluate(PHONE_TILES_JS)
+    assert phone["perScreen"] >= 4 and phone["noRuling"] == [] and phone["emptiest"] < 0.125, phone
     hand.close()
     open_board(browser, venue, "?table=bar1")
     wait_seq(browser, bar1)
