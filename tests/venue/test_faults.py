@@ -216,6 +216,39 @@ def test_a_table_whose_power_is_pulled_is_seen_offline_by_its_bridges_keepalive(
     tile_is_live_at(page, table)
 
 
+#: How long the venue broker is frozen in the freeze test: past the bridges' keepalive (5 s in the suite), so that
+#: they give up on it and connect again while it still holds what they sent before.
+FREEZE_S = float(os.environ.get("DEVETKA_VENUE_FREEZE_S", "20"))
+
+
+def test_a_frozen_venue_broker_thawed_passes_each_tables_events_on_in_seq_order(tables, venue, board):
+    """Issue 29: the venue broker frozen (SIGSTOP, a hung machine) for FREEZE_S while the tables play, then thawed.
+    Every table's events reach the readers in seq order (a QoS 1 repeat may come, never an older event after a newer
+    one), and none is lost."""
+    for table in tables.values():
+        begin(table, board)
+        last = table.state()["seq"]
+        board.wait_for(f"devetka/{table.id}/event", lambda value, seq=last: value["seq"] == seq)
+    since = len(board.arrivals)
+    venue.process.send_signal(signal.SIGSTOP)
+    frozen = time.monotonic()
+    try:
+        while time.monotonic() < frozen + FREEZE_S:
+            for table in tables.values():
+                table.play(*SHOT)
+            time.sleep(1.0)
+    finally:
+        venue.process.send_signal(signal.SIGCONT)
+    for table in tables.values():
+        last = table.state()
+        board.wait_for(f"devetka/{table.id}/event", lambda value, seq=last["seq"]: value["seq"] == seq)
+        events = [orjson.loads(payload) for _, topic, payload, _ in board.arrivals[since:]
+                  if topic == f"devetka/{table.id}/event"]
+        seqs = [event["seq"] for event in events if event["event"] == "input" and event["match_id"] == last["match_id"]]
+        assert seqs == sorted(seqs), (table.id, seqs)
+        assert sorted(set(seqs)) == list(range(seqs[0], last["seq"] + 1)), (table.id, seqs)
+
+
 @pytest.fixture(autouse=True)
 def _every_bridge_up_first(tables, venue):
     """Each test starts with every table's bridge up (a test before may have taken one down)."""
