@@ -54,6 +54,7 @@ venue_nats_node() {
     remove "$VENUE_ACL"
     remove "$VENUE_BOARD_ACL"
     remove "$VENUE_PASSWD"
+    remove "$VENUE_LINK"
     write_manifest
 
     if (( STAGING )) || [[ -d /run/systemd/system ]]; then

@@ -14,7 +14,11 @@ VENUE_TABLES=/etc/devetka/venue-tables
 VENUE_BROKER=/etc/mosquitto/conf.d/devetka-venue-server.conf
 VENUE_PASSWD=/etc/mosquitto/devetka-venue.passwd
 VENUE_ACL=/etc/mosquitto/devetka-venue.acl
-VENUE_BOARD_ACL=/etc/mosquitto/devetka-venue-board.acl
+VENUE_BOARD_ACL=/etc/mosquitto/devetka-venue-board.acl  # before issue 29: the readers' ACL, removed now
+# The readers' broker beside it (a nats-server: MQTT 1884, WebSocket 9002) and the password of its bridge to it.
+VENUE_LINK=/etc/devetka/venue-readers-link
+READERS_CONFIG=/etc/nats-server.conf
+READERS_STORE=/var/lib/nats
 VENUE_CERT=/etc/mosquitto/certs/devetka-venue.crt
 VENUE_KEY=/etc/mosquitto/certs/devetka-venue.key
 # The board (scoreboard/venue/board/), served by the venue broker's WebSockets listener (http_dir).
@@ -164,7 +168,8 @@ venue_server() {
     if [[ $VENUE_ENGINE == nats ]]; then  # a node of a NATS cluster (deploy/venue-nats.sh)
         machine env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 nats-server
     else
-        machine env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 mosquitto mosquitto-clients
+        machine env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 mosquitto mosquitto-clients \
+            nats-server
         command -v mosquitto_passwd >/dev/null || die "mosquitto_passwd not found (apt-get install mosquitto)"
     fi
 
@@ -219,14 +224,26 @@ venue_server() {
         settle file 0600 mosquitto:mosquitto "$VENUE_KEY"
         tls=(--tls)
     fi
+    # The password of the venue's bridge to its readers' broker: made once, kept.
+    if [[ ! -f $P$VENUE_LINK ]]; then
+        write 0600 root:root "$VENUE_LINK" < <(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')
+    else
+        settle file 0600 root:root "$VENUE_LINK"
+    fi
     # Rendered first: a failure in a process substitution would go unnoticed and install an empty file.
-    local listeners tables_acl readers_acl
-    listeners=$(bridge_text venue "${tls[@]}")
+    local listeners tables_acl readers
+    listeners=$(bridge_text venue --link-password-file "$P$VENUE_LINK" "${tls[@]}")
     tables_acl=$(bridge_text venue-acl "${ids[@]}")
-    readers_acl=$(bridge_text board-acl)
-    write 0644 root:root "$VENUE_BROKER" <<<"$listeners"
+    readers=$(python3 "$NATS_PY" readers --link-password-file "$P$VENUE_LINK") \
+        || die "scoreboard/venue/nats.py readers failed (see above)"
+    # 0640 root:mosquitto: it holds the readers' link password; Mosquitto reads it again as user mosquitto.
+    write 0640 root:mosquitto "$VENUE_BROKER" <<<"$listeners"
     write 0600 mosquitto:mosquitto "$VENUE_ACL" <<<"$tables_acl"
-    write 0644 root:root "$VENUE_BOARD_ACL" <<<"$readers_acl"
+    remove "$VENUE_BOARD_ACL"
+    # 0640 root:nats, as on a cluster's node: nats-server reads it as user nats.
+    write 0640 root:nats "$READERS_CONFIG" <<<"$readers"
+    directory 0750 nats:nats "$READERS_STORE"
+    directory 0750 nats:nats "$READERS_STORE/devetka-readers"
     venue_board_page
 
     [[ -f $P$VENUE_PASSWD ]] || : >"$P$VENUE_PASSWD"
@@ -246,6 +263,9 @@ venue_server() {
     # A new listener needs a restart (every bridge reconnects); new logins only a reload, which rereads the
     # password file and the ACL and leaves the tables connected.
     if (( STAGING )) || [[ -d /run/systemd/system ]]; then
+        # The readers' broker first, so that the venue's bridge to it connects at once.
+        machine systemctl enable nats-server.service
+        machine systemctl reload-or-restart nats-server.service
         machine systemctl enable mosquitto.service
         if [[ -n ${CHANGED[$VENUE_BROKER]:-} ]]; then
             machine systemctl restart mosquitto.service
@@ -253,15 +273,15 @@ venue_server() {
             machine systemctl reload-or-restart mosquitto.service
         fi
     else
-        say "systemd is not running here (a chroot?): mosquitto starts at the first boot"
-        command -v systemctl >/dev/null && machine systemctl enable mosquitto.service
+        say "systemd is not running here (a chroot?): mosquitto and nats-server start at the first boot"
+        command -v systemctl >/dev/null && machine systemctl enable nats-server.service mosquitto.service
     fi
 
     venue_say_tables "$(hostname).local"
     local over_tls=""
     (( ! ${#tls[@]} )) || over_tls=" (8883 over TLS)"
     say "done: tables bridge to port 1883$over_tls; readers: mqtt://$(hostname).local:1884," \
-        "the board http://$(hostname).local:9001/"
+        "ws://$(hostname).local:9002/mqtt; the board http://$(hostname).local:9001/"
 }
 
 # The board's page where a kiosk or http_dir finds it: /usr/share/devetka/board, the same on either engine.

@@ -18,6 +18,7 @@ retained state are published again from the daemon's own state.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import socket
 import ssl
@@ -156,6 +157,21 @@ def discovery(config: MqttConfig, table: str) -> dict[str, dict[str, Any]]:
     return configs
 
 
+def own_client_id(table: str, password: str | None) -> str:
+    """The daemon's client id: ``devetka-<table>``, and with a login a digest of its password too. A broker pushes a
+    client off when another connects with its id, whatever its login; an id that takes the password to make is one
+    no other login can borrow, so the table's broker need not make every login its id (docs/deploy.md).
+
+    >>> own_client_id("bar1", None), own_client_id("bar1", "pw") == own_client_id("bar1", "pw2")
+    ('devetka-bar1', False)
+    >>> own_client_id("bar1", "pw")
+    'devetka-bar1-9c6f24da55ff7aadb91f'
+    """
+    if not password:
+        return f"devetka-{table}"
+    return f"devetka-{table}-{hashlib.sha256(f'devetka-daemon:{password}'.encode()).hexdigest()[:20]}"
+
+
 class MqttLink:
     """The daemon's connection to the broker; ``start`` on the event loop after the ``Server``, ``close`` at stop.
 
@@ -173,7 +189,7 @@ class MqttLink:
         self.service = service
         self.loop = loop
         self.topics = Topics.of(config.prefix, table, config.discovery_prefix)
-        self.client_id = config.client_id or f"devetka-{table}"
+        self.client_id = config.client_id or own_client_id(table, config.password)
         self._online = False  # the broker has our availability and state: changes may go out retained
         self._closing = False
         self._said = ""  # the link's state last said on stderr (in paho's thread): each change is said once

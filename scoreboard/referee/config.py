@@ -71,6 +71,8 @@ class TableConfig:
     """
 
     id: str = setting("table1", table_id)
+    name: str | None = setting(None, text)
+    """What the venue calls the table on its board ("Table 3 (TV)"); unset: its id."""
     language: str = setting("en", language)
     """The players' language: the words the daemon serves and the touchscreen shows (docs/i18n.md)."""
 

@@ -205,8 +205,13 @@ class Referee:
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, settle_after: float = DEFAULT_SETTLE_AFTER,
                  hold_back: float = 0.0, defaults: MatchConfig | None = None, language: str = "en",
-                 sound: bool = True, sensed: dict[str, bool] | None = None, table: str | None = None) -> None:
+                 sound: bool = True, sensed: dict[str, bool] | None = None, table: str | None = None,
+                 table_name: str | None = None) -> None:
         self.store = store
+        self.table_name = table_name
+        """What the venue calls the table (``[table] name``, "Table 3 (TV)"), served as ``table_name``; None: its id."""
+        self._started: tuple[int, str | None] | None = None
+        """The current match's id and begin time, read once from the store (served as ``match_started``)."""
         self.language = language
         """The table's language (``[table] language``): the words served, unless the match chose its own."""
         self.sound = sound
@@ -652,6 +657,15 @@ class Referee:
     def words(self) -> Catalog:
         return catalog(self.spoken())
 
+    def _match_started(self) -> str | None:
+        """When the current match was begun (the store's UTC ISO 8601), so a board shows the time played whenever it
+        opened; None with no match."""
+        if self.match_id is None:
+            return None
+        if self._started is None or self._started[0] != self.match_id:
+            self._started = (self.match_id, self.store.started(self.match_id))
+        return self._started[1]
+
     def state(self) -> dict[str, Any]:
         """The state object: the replay state line plus seq, last_verdict, undo, rules and match_id, its words in
         the players' language (``language``)."""
@@ -662,6 +676,8 @@ class Referee:
         out["sound"] = self.sound
         out["seq"] = self.seq
         out["match_id"] = self.match_id
+        out["match_started"] = self._match_started()
+        out["table_name"] = self.table_name
         out["store"] = self.store.id
         out["health"] = list(self.health.values())
         out["sensors"] = dict(self.sensors)

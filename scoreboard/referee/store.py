@@ -269,6 +269,11 @@ class Store:
             return None
         return row[0] if row else None
 
+    def started(self, match_id: int) -> str | None:
+        """When the match was begun (UTC, ISO 8601, as ``matches`` lists it); None for no such match."""
+        row = self._db.execute("SELECT started FROM matches WHERE id = ?", (match_id,)).fetchone()
+        return None if row is None else str(row[0])
+
     def rules_version(self, match_id: int) -> int:
         """The rules version the match was begun under, and is refereed under for good."""
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}

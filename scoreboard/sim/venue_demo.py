@@ -35,6 +35,7 @@ from scoreboard.sim.broker import BrokerError, ConfiguredBroker, free_port
 from scoreboard.sim.children import die_with_parent
 from scoreboard.sim.demo import HELD, has_display
 from scoreboard.sim.nats_cluster import ClusterError
+from scoreboard.sim.readers import ReadersBroker
 from scoreboard.venue import bridge
 
 ALL_DONE = "venue-demo: all tables done"
@@ -65,17 +66,38 @@ def table_ids(count: int) -> list[str]:
 
 class VenueBroker(ConfiguredBroker):
     """The venue's Mosquitto on the text ``install.sh --venue-server`` installs, only its ports and files moved (to
-    free loopback ports and this broker's folder); its WebSockets listener serves the board from the checkout."""
+    free loopback ports and this broker's folder), with its readers' broker (a nats-server, ``readers``) beside it
+    as on the venue's box; its page listener serves the board from the checkout. ``start`` starts the readers'
+    broker first (the bridge to it then connects at once), ``stop`` stops the Mosquitto alone, ``close`` both."""
 
     def __init__(self, logins: dict[str, str]) -> None:
         super().__init__()
-        self.tables_port, self.readers_port, self.websockets_port = self.port, free_port(), free_port()
+        self.readers = ReadersBroker()
+        self.tables_port, self.page_port = self.port, free_port()
         self.write_passwords("devetka-venue.passwd", logins)
         self.write("devetka-venue.acl", bridge.render_venue_acl(list(logins)))
-        self.write("devetka-venue-board.acl", bridge.render_board_acl())
         self.config_text = bridge.render_venue_broker(
-            tables_port=self.tables_port, readers_port=self.readers_port, websockets_port=self.websockets_port,
-            bind="127.0.0.1", etc=str(self.folder), board_dir=str(BOARD))
+            self.readers.link_password, tables_port=self.tables_port, page_port=self.page_port,
+            readers_port=self.readers.mqtt_port, bind="127.0.0.1", etc=str(self.folder), board_dir=str(BOARD))
+
+    @property
+    def readers_port(self) -> int:
+        return self.readers.mqtt_port
+
+    @property
+    def board_url(self) -> str:
+        """The page as this Mosquitto serves it, pointed at the readers' WebSocket (its port is not 9002 here)."""
+        return f"http://127.0.0.1:{self.page_port}/?broker={self.readers.ws_url}"
+
+    def start(self) -> None:
+        self.readers.start()
+        super().start()
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self.readers.close()
 
 
 class TableBroker(ConfiguredBroker):
@@ -92,7 +114,7 @@ class MosquittoVenue:
     def __init__(self, stack: contextlib.ExitStack, logins: dict[str, str]) -> None:
         self.broker = stack.enter_context(VenueBroker(logins))
         self.nodes = [(self.broker.process.pid, ("127.0.0.1", self.broker.readers_port))]
-        self.board = f"http://127.0.0.1:{self.broker.websockets_port}/"
+        self.board = self.broker.board_url
 
     def bridge(self, table_id: str, password: str) -> str:
         return bridge.render_table_bridge(table_id, "127.0.0.1", self.broker.tables_port, table_id, password)
@@ -182,7 +204,8 @@ class Table:
 
 
 def run_venue(options: VenueOptions, out: Callable[[str], None] = print) -> int:
-    """The venue until SIGINT or SIGTERM: 0 after a clean stop, 1 when a table failed, 2 when it cannot start."""
+    """The venue until SIGINT or SIGTERM: 0 after a clean stop, 1 when a table failed (the others played on), 2 when
+    it cannot start."""
     stop = threading.Event()
     previous = {signum: signal.signal(signum, lambda *_: stop.set()) for signum in (signal.SIGINT, signal.SIGTERM)}
     with contextlib.ExitStack() as stack:

@@ -11,6 +11,7 @@ topic write devetka/table1/#
 from __future__ import annotations
 
 import argparse
+import hashlib
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -23,9 +24,11 @@ TABLE_BRIDGE_FILE = "/etc/mosquitto/conf.d/devetka-venue-bridge.conf"
 #: (power pulled, Wi-Fi gone) dead after 1.5 times it and says ``0`` on its ``bridge`` topic: 15 s. Mosquitto
 #: allows no less than 5 s; a Wi-Fi stall shorter than 15 s is ridden out without a reconnect.
 KEEPALIVE_S = 10
-#: Reconnect backoff: from 1 s up to 5 s between tries ("decorrelated jitter"). Mosquitto 2.0.11 ignores the one-number
-#: form of restart_timeout (it keeps its default, 5 s up to 30 s) but honours this two-number one.
-RESTART_TIMEOUT_S = (1, 5)
+#: Reconnect backoff: from 1 s up to 2 s between tries ("decorrelated jitter"), so that a bridge is back within 5 s of
+#: the venue's return (2.0.11 tries once the whole-second clock is past the pause: a cap of 5 s came back 5.0-5.8 s
+#: after it). Mosquitto 2.0.11 ignores the one-number form of restart_timeout: its defaults (backoff from 5 s up to
+#: 30 s, src/conf.c) stay set and override it (src/bridge.c, bridge__backoff_step); the two-number form sets both.
+RESTART_TIMEOUT_S = (1, 2)
 #: The same to a NATS cluster: while JetStream elects a leader after losing a node, each try fails after NATS's 4 s
 #: timeout (every QoS 1 publish is stored in JetStream on 2.9.10), so the pause between tries is kept short.
 CLUSTER_RESTART_TIMEOUT_S = (1, 2)
@@ -48,8 +51,17 @@ VENUE_CERT_FILE = "/etc/mosquitto/certs/devetka-venue.crt"
 VENUE_KEY_FILE = "/etc/mosquitto/certs/devetka-venue.key"
 VENUE_TABLES_PORT = 1883
 VENUE_TLS_PORT = 8883
+#: The readers' broker on the same box, a nats-server (scoreboard/venue/nats.py render_readers): MQTT and WebSocket.
 VENUE_READERS_PORT = 1884
-VENUE_WEBSOCKETS_PORT = 9001
+VENUE_WEBSOCKETS_PORT = 9002
+#: The page's listener: Mosquitto serves the board's files here (http_dir) and lets no MQTT client in.
+VENUE_PAGE_PORT = 9001
+#: The venue Mosquitto's bridge to the readers' broker logs in as this, with the password in this file.
+VENUE_LINK_USER = "venue"
+VENUE_LINK_SECRET_FILE = "/etc/devetka/venue-readers-link"
+#: The venue link's notification topic on the readers' broker (the board reads it). Outside ``devetka/``: under the
+#: bridged prefix, 2.0.11 would forward its local copies too, the 0s of every failed try after the 1 of the reconnect.
+VENUE_LINK_TOPIC = "devetka-venue/link"
 #: Where install.sh --venue-server puts the board (scoreboard/venue/board/): its WebSockets listener serves it
 #: (http_dir), so the TV and the phones load the page from the broker they then read; one process, one port.
 VENUE_BOARD_DIR = "/usr/share/devetka/board"
@@ -82,6 +94,17 @@ def table_name(value: str, what: str) -> str:
 
 _WORDS = {_NAME: "letters, digits, '-' and '_'", _LOGIN: "letters, digits, '.', '-' and '_'",
           _HOST: "a host name or an IPv4 address", _SECRET: "printable characters without spaces"}
+
+
+def link_client_id(name: str, password: str) -> str:
+    """A link's client id that only its password can make: ``name`` and a digest of the password. A broker pushes a
+    client off when another connects with its id, from any listener and any login; a guest can borrow an id he
+    can guess, not one he would need the password for (and with the password he could log in as the link anyway).
+
+    >>> link_client_id("devetka-bridge-t1", "pw")
+    'devetka-bridge-t1-a79c19e4f453738d174c'
+    """
+    return f"{name}-{hashlib.sha256(f'devetka-link:{password}'.encode()).hexdigest()[:20]}"
 
 
 def render_table_bridge(table_id: str, host: str, port: int, user: str, password: str,
@@ -120,8 +143,9 @@ def render_table_bridge(table_id: str, host: str, port: int, user: str, password
         "connection devetka-venue",
         *connection,
         "bridge_protocol_version mqttv311",
-        "# One id per table: two bridges with one id push each other off the venue for good.",
-        f"remote_clientid devetka-bridge-{table_id}",
+        "# One id per table (two bridges with one id push each other off for good), and one only its password can",
+        "# make: no guest on the venue can push the bridge off by borrowing its id.",
+        f"remote_clientid {link_client_id(f'devetka-bridge-{table_id}', password)}",
         f"remote_username {user}",
         f"remote_password {password}",
         "# The venue keeps the bridge's session across a drop; the table keeps what it could not send yet.",
@@ -142,19 +166,26 @@ def render_table_bridge(table_id: str, host: str, port: int, user: str, password
     return "\n".join(lines) + "\n"
 
 
-def render_venue_broker(tls: bool = False, *, tables_port: int = VENUE_TABLES_PORT,
-                        readers_port: int = VENUE_READERS_PORT, websockets_port: int = VENUE_WEBSOCKETS_PORT,
+def render_venue_broker(link_password: str, tls: bool = False, *, tables_port: int = VENUE_TABLES_PORT,
+                        page_port: int = VENUE_PAGE_PORT, readers_port: int = VENUE_READERS_PORT,
                         tls_port: int = VENUE_TLS_PORT, bind: str = "", etc: str = "/etc/mosquitto",
                         board_dir: str = VENUE_BOARD_DIR) -> str:
-    """The venue broker's ``conf.d`` file: a listener for the tables' bridges (one login each, the ACL), and two
-    for readers, MQTT and WebSockets (anyone, read only). With ``tls``, the tables may also come over TLS, with the
-    venue's certificate and key at VENUE_CERT_FILE and VENUE_KEY_FILE. Debian's mosquitto.conf before it keeps the
-    pid and log file.
+    """The venue broker's ``conf.d`` file: a listener for the tables' bridges (one login each, the ACL), one that
+    serves the board's page and lets no MQTT client in, and a bridge of every table's topics, one way, to the
+    readers' broker on this box (``nats.render_readers`` on ``readers_port``, login VENUE_LINK_USER with
+    ``link_password``), which browsers and MQTT readers read. With ``tls``, the tables may also come over TLS, with
+    the venue's certificate and key at VENUE_CERT_FILE and VENUE_KEY_FILE. Debian's mosquitto.conf before it keeps
+    the pid and log file.
+
+    No listener here takes an anonymous client: a broker's client ids are shared by all its listeners, so a guest
+    let in anywhere could push a table's bridge off by borrowing its id.
 
     The defaults are what install.sh ships. A venue of its own elsewhere (a demo, a test) moves the ports, binds
     every listener to ``bind`` (an IP address: WebSockets listeners take no host name) and keeps its password file,
     ACLs, certificate and key in ``etc`` instead of /etc/mosquitto, and serves the board from ``board_dir``.
     """
+    check(_SECRET, link_password, "the venue link's password")
+
     def moved(path: str) -> str:
         return etc + path.removeprefix("/etc/mosquitto")
 
@@ -168,9 +199,9 @@ def render_venue_broker(tls: bool = False, *, tables_port: int = VENUE_TABLES_PO
                 "tls_version tlsv1.2", *tables]
     return "\n".join([
         "# The venue's broker (docs/venue.md). Made by deploy/install.sh --venue-server from",
-        "# scoreboard/venue/bridge.py.",
+        "# scoreboard/venue/bridge.py. It holds the password of the link to the readers' broker.",
         "",
-        "# Each listener its own logins and ACL: the tables' wants a password, the browsers' none.",
+        "# Each listener its own logins and ACL.",
         "per_listener_settings true",
         "# A cache of the tables, never the truth: started empty, it is whole again once each bridge is back",
         "# (the table's broker sends its retained state and the events it kept). Kept on disk it would come back",
@@ -178,24 +209,37 @@ def render_venue_broker(tls: bool = False, *, tables_port: int = VENUE_TABLES_PO
         "persistence false",
         "",
         "# The tables: each bridge logs in as its table (install.sh --venue-add-table) and may write only under",
-        "# devetka/<its id>/. The login is its client id too, so no table can push another's bridge off.",
+        "# devetka/<its id>/. The login is its client id too, so no table can push another's bridge off. No",
+        "# listener of this broker lets an anonymous client in: readers read the readers' broker (below).",
         listener(tables_port),
         *tables,
         *(over_tls if tls else []),
         "",
-        "# Readers: the venue board in browsers (WebSockets), Home Assistant, Node-RED, mosquitto_sub (MQTT). No",
-        "# login, read only: a password every visitor's browser carries is no secret; what matters is that no",
-        "# reader can write.",
-        listener(readers_port),
-        "allow_anonymous true",
-        f"acl_file {moved(VENUE_BOARD_ACL_FILE)}",
-        "",
-        listener(websockets_port),
+        "# The board's page: http://<this box>:9001/ (?table=ID for one table full screen). It reads the readers'",
+        "# broker's WebSocket. No MQTT client gets in here: no anonymous one, and no login is known here.",
+        listener(page_port),
         "protocol websockets",
-        "allow_anonymous true",
-        f"acl_file {moved(VENUE_BOARD_ACL_FILE)}",
-        "# The board itself: http://<this box>:9001/ (?table=ID for one table full screen).",
+        "allow_anonymous false",
         f"http_dir {board_dir}",
+        "",
+        "# Every table's topics, one way, to the readers' broker on this box (a nats-server: its WebSocket is",
+        "# evented, where this Mosquitto's holds a message over 4 KB up to 100 ms). Nothing comes back in.",
+        "connection devetka-readers",
+        f"address 127.0.0.1:{readers_port}",
+        "bridge_protocol_version mqttv311",
+        "# NATS speaks plain MQTT 3.1.1 and refuses Mosquitto's private bridge protocol.",
+        "try_private false",
+        f"remote_clientid {link_client_id('devetka-readers-link', link_password)}",
+        f"remote_username {VENUE_LINK_USER}",
+        f"remote_password {link_password}",
+        "cleansession false",
+        "keepalive_interval 10",
+        "restart_timeout 1 2",
+        "# 1 (retained) on the readers' broker while this link is up; 0, its will, when it or this broker is gone:",
+        "# the board then shows every table stale rather than live on old news.",
+        "notifications true",
+        f"notification_topic {VENUE_LINK_TOPIC}",
+        "topic devetka/# out 1",
     ]) + "\n"
 
 
@@ -207,13 +251,6 @@ def render_venue_acl(table_ids: Iterable[str]) -> str:
         table_name(table_id, "a table id")
         lines += ["", f"user {table_id}", f"topic write devetka/{table_id}/#"]
     return "\n".join(lines) + "\n"
-
-
-def render_board_acl() -> str:
-    """The readers' listeners' ACL: lines before any ``user`` are for anonymous clients, here read only."""
-    return ("# Made by deploy/install.sh --venue-server (docs/venue.md): anyone on the readers' listeners (MQTT\n"
-            "# and WebSockets) reads the tables and writes nothing.\n"
-            "topic read devetka/#\n")
 
 
 # --- The command line install.sh runs ------------------------------------------------------------------------------
@@ -248,9 +285,9 @@ def main(argv: list[str] | None = None) -> int:
     table.add_argument("--others", default="", help="HOST:PORT,... the other nodes of a venue's NATS cluster")
     venue = commands.add_parser("venue", help="the venue broker's listeners")
     venue.add_argument("--tls", action="store_true", help="a TLS listener for the tables too")
+    venue.add_argument("--link-password-file", required=True, help="the readers' link's password; - for stdin")
     acl = commands.add_parser("venue-acl", help="the tables' ACL")
     acl.add_argument("table_ids", nargs="*")
-    commands.add_parser("board-acl", help="the browsers' ACL")
     args = parser.parse_args(argv)
     try:
         if args.what == "table":
@@ -258,11 +295,9 @@ def main(argv: list[str] | None = None) -> int:
                                        _read_secret(args.password_file), args.ca_file,
                                        others=_addresses(args.others))
         elif args.what == "venue":
-            text = render_venue_broker(tls=args.tls)
-        elif args.what == "venue-acl":
-            text = render_venue_acl(args.table_ids)
+            text = render_venue_broker(_read_secret(args.link_password_file), tls=args.tls)
         else:
-            text = render_board_acl()
+            text = render_venue_acl(args.table_ids)
     except (OSError, ValueError) as error:
         print(f"install: error: {error}", file=sys.stderr)
         return 2

@@ -45,8 +45,10 @@ CLIENT_PORT = 4222  # the NATS protocol itself: this machine only, nothing of De
 MONITOR_PORT = 8222  # /healthz, /varz, /jsz: this machine only
 #: The read-only login anonymous MQTT clients become (browsers, Home Assistant, mosquitto_sub).
 READER = "reader"
-#: What an MQTT reader needs on 2.9.10: the tables' subjects, and the deliveries of its QoS 1 subscriptions.
-READER_SUBSCRIBE = ("devetka.>", "$MQTT.sub.>")
+#: What an MQTT reader needs on 2.9.10: the tables' subjects (``devetka`` too: NATS grants ``devetka/#`` only with
+#: it), the deliveries of its QoS 1 subscriptions, and the Mosquitto venue's own link (``devetka-venue/link``,
+#: bridge.py VENUE_LINK_TOPIC; the board asks for it on either engine).
+READER_SUBSCRIBE = ("devetka", "devetka.>", "$MQTT.sub.>", "devetka-venue.link")
 
 _NAME = re.compile(r"[A-Za-z0-9_-]+")  # a table id: no '.', '*', '>' or space, so one NATS subject token
 _LOGIN = re.compile(r"[A-Za-z0-9_.-]+")
@@ -165,6 +167,62 @@ def render_node(node: int, peers: Sequence[tuple[str, int]], tables: Mapping[str
     return "\n".join(lines) + "\n"
 
 
+#: The readers' broker on the Mosquitto venue's box (``render_readers``): MQTT for Home Assistant, Node-RED and
+#: ``mosquitto_sub``, MQTT over WebSocket for the board. Its only writer is the venue Mosquitto's bridge, login LINK.
+READERS_MQTT_PORT = 1884
+READERS_WEBSOCKET_PORT = 9002
+READERS_STORE_DIR = "/var/lib/nats/devetka-readers"
+LINK = "venue"
+
+
+def render_readers(link_password: str, *, bind: str = "0.0.0.0", mqtt_port: int = READERS_MQTT_PORT,
+                   websocket_port: int = READERS_WEBSOCKET_PORT, client_port: int = CLIENT_PORT,
+                   monitor_port: int = MONITOR_PORT, store_dir: str = READERS_STORE_DIR) -> str:
+    """The readers' nats-server on the Mosquitto venue's box: one node, no cluster. The venue's Mosquitto bridges
+    every table's topics to it one way (login ``LINK``, publish only); browsers and MQTT readers read it, anonymous
+    and read only. Why not Mosquitto's own WebSocket listener (docs/venue.md, "Why the readers read NATS"): 2.0.x
+    sends a message over 4 KB there in pieces, and each piece after the first waits for its main loop's next wake
+    (up to 100 ms); NATS's WebSocket is evented. And the tables' broker then has no anonymous listener at all, so no
+    reader can borrow a table's client id."""
+    check(_HOST, bind, "the address to listen on")
+    check(_SECRET, link_password, "the venue link's password")
+    for value, what in ((mqtt_port, "the MQTT port"), (websocket_port, "the WebSocket port"),
+                        (client_port, "the NATS client port"), (monitor_port, "the monitoring port")):
+        _port(value, what)
+    if '"' in store_dir or "\\" in store_dir or not store_dir.startswith("/"):
+        raise ValueError(f"the JetStream store must be an absolute path without quotes, got {store_dir!r}")
+    reader_subscribe = ", ".join(_quote(subject) for subject in READER_SUBSCRIBE)
+    lines = [
+        "# The venue's readers' broker (docs/venue.md): the board's WebSocket and MQTT for readers. Made by",
+        "# deploy/install.sh --venue-server from scoreboard/venue/nats.py. It holds the venue link's password.",
+        "",
+        "server_name: devetka-readers",
+        "# The NATS protocol and the monitoring pages (/healthz): this machine only.",
+        f"listen: 127.0.0.1:{client_port}",
+        f"http: 127.0.0.1:{monitor_port}",
+        "",
+        "# Retained states and QoS 1 sessions (MQTT needs JetStream); a cache the venue's Mosquitto fills again.",
+        f"jetstream {{ store_dir: {_quote(store_dir)} }}",
+        "",
+        f"# MQTT 3.1.1 for readers (anonymous: {READER}) and for the venue's own bridge (login {LINK}).",
+        f"mqtt {{ listen: {_quote(f'{bind}:{mqtt_port}')}, no_auth_user: {READER} }}",
+        "",
+        "# MQTT over WebSocket for the board in browsers: ws://HOST:PORT/mqtt (no TLS: a bar's own network).",
+        f"websocket {{ listen: {_quote(f'{bind}:{websocket_port}')}, no_tls: true }}",
+        "",
+        "# The venue's bridge writes every table's topics and reads nothing; readers read and never write.",
+        "authorization {",
+        "  users: [",
+        f"    {{user: {LINK}, password: {_quote(link_password)}, permissions: "
+        f"{{publish: {{allow: [\"devetka.>\", \"devetka-venue.link\"]}}, subscribe: {{deny: [\">\"]}}}}}}",
+        f"    {{user: {READER}, permissions: {{publish: {{deny: [\">\"]}}, "
+        f"subscribe: {{allow: [{reader_subscribe}]}}}}}}",
+        "  ]",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def read_tables(path: str) -> dict[str, str]:
     """The venue's table logins, ``ID PASSWORD`` a line (``/etc/devetka/venue-tables``, made by install.sh)."""
     tables = {}
@@ -191,10 +249,15 @@ def main(argv: list[str] | None = None) -> int:
     node.add_argument("--peers", required=True, help="HOST[:PORT],... every node's cluster address")
     node.add_argument("--tables-file", required=True, help="'ID PASSWORD' a line")
     node.add_argument("--route-secret-file", required=True)
+    readers = commands.add_parser("readers", help="the readers' nats-server on the Mosquitto venue's box")
+    readers.add_argument("--link-password-file", required=True, help="the venue link's password")
     args = parser.parse_args(argv)
     try:
-        text = render_node(args.node, parse_peers(args.peers), read_tables(args.tables_file),
-                           _read_secret(args.route_secret_file))
+        if args.what == "readers":
+            text = render_readers(_read_secret(args.link_password_file))
+        else:
+            text = render_node(args.node, parse_peers(args.peers), read_tables(args.tables_file),
+                               _read_secret(args.route_secret_file))
     except (OSError, ValueError) as error:
         print(f"install: error: {error}", file=sys.stderr)
         return 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from scoreboard.adapters.mqtt import own_client_id
 from tests.deploy.broker import Peer, refused
 
 TABLE = "table1"  # the template's table id, which the staged ACL is made for
@@ -75,8 +76,10 @@ def test_only_the_daemon_writes_its_tables_state_events_and_answers(peers):
 
 
 @pytest.mark.parametrize("listener", ["venue", "table"])
-def test_a_read_only_login_with_the_daemons_client_id_does_not_take_the_table_offline(shipped, peers, listener):
-    daemon = Peer("daemon", client_id=f"devetka-{TABLE}")
+def test_a_read_only_login_with_any_id_it_can_know_does_not_take_the_table_offline(shipped, peers, listener):
+    """The daemon's id takes its password to make (scoreboard.adapters.mqtt.own_client_id); a dashboard connecting
+    with the ids it can know (the daemon's login, the id it had before, ``devetka-<table>``) pushes no one off."""
+    daemon = Peer("daemon", client_id=own_client_id(TABLE, shipped.passwords["devetka"]))
     daemon.client.will_set(f"devetka/{TABLE}/availability", "offline", qos=1, retain=True)
     try:
         assert not daemon.connect(shipped.table_port, "devetka", shipped.passwords["devetka"]).is_failure
@@ -84,17 +87,28 @@ def test_a_read_only_login_with_the_daemons_client_id_does_not_take_the_table_of
         watcher = peers("homeassistant")
         watcher.subscribe(f"devetka/{TABLE}/availability")
         assert watcher.next() == (f"devetka/{TABLE}/availability", "online", True)
-        intruder = Peer("intruder", client_id=f"devetka-{TABLE}")  # the daemon's id, a read-only login
-        try:
-            assert not intruder.connect(shipped.table_port if listener == "table" else shipped.venue_port,
-                                        "dashboard", shipped.passwords["dashboard"]).is_failure
-            daemon.publish(f"devetka/{TABLE}/availability", "still online")  # a takeover's will would come first
-            assert watcher.next() == (f"devetka/{TABLE}/availability", "still online", False)
-            assert daemon.client.is_connected()
-        finally:
-            intruder.close()
+        for client_id in ("devetka", f"devetka-{TABLE}"):
+            intruder = Peer("intruder", client_id=client_id)  # a read-only login
+            try:
+                assert not intruder.connect(shipped.table_port if listener == "table" else shipped.venue_port,
+                                            "dashboard", shipped.passwords["dashboard"]).is_failure
+                daemon.publish(f"devetka/{TABLE}/availability", f"still online ({client_id})")  # a will first
+                assert watcher.next() == (f"devetka/{TABLE}/availability", f"still online ({client_id})", False)
+                assert daemon.client.is_connected()
+            finally:
+                intruder.close()
     finally:
         daemon.close()
+
+
+def test_two_screens_on_one_login_both_stay_connected(shipped, peers):
+    """Issue 29: the login is no longer the id, so a second screen on ``dashboard`` does not push the first off."""
+    first, second = peers("dashboard"), peers("dashboard")
+    for screen in (first, second):
+        screen.subscribe("devetka/+/check")
+    peers("devetka", "table").publish(f"devetka/{TABLE}/check", "both")
+    assert first.live() == second.live() == (f"devetka/{TABLE}/check", "both")
+    assert first.client.is_connected() and second.client.is_connected()
 
 
 def test_the_daemon_hears_commands_for_its_own_table_only(peers):

@@ -265,9 +265,8 @@ def test_the_board_kiosk_units_chromium_opens_the_venue_board(tmp_path):
     from paho.mqtt.enums import CallbackAPIVersion
 
     from scoreboard.referee.referee import Referee
-    from scoreboard.sim.broker import ConfiguredBroker, free_port
-    from scoreboard.sim.venue_demo import BOARD
-    from scoreboard.venue.bridge import VENUE_WEBSOCKETS_PORT
+    from scoreboard.sim.venue_demo import VenueBroker
+    from scoreboard.venue.bridge import VENUE_PAGE_PORT
     from tests.live import ANA_BEN
     from tests.venue.browser import Browser
 
@@ -275,26 +274,24 @@ def test_the_board_kiosk_units_chromium_opens_the_venue_board(tmp_path):
     cage, chromium = command[0], command[command.index("--") + 1:]
     assert cage == "/usr/bin/cage" and chromium[0] == "/usr/bin/chromium" and "--kiosk" in chromium
     url = chromium[-1]
-    assert url == f"http://127.0.0.1:{VENUE_WEBSOCKETS_PORT}/"
+    assert url == f"http://127.0.0.1:{VENUE_PAGE_PORT}/"
     flags = tuple(flag for flag in chromium[1:-1] if not flag.startswith("--ozone-platform"))  # no Wayland here
-    venue = ConfiguredBroker()
-    websockets = free_port()
-    venue.config_text = (f"per_listener_settings true\nlistener {venue.port} 127.0.0.1\nallow_anonymous true\n"
-                         f"listener {websockets} 127.0.0.1\nprotocol websockets\nallow_anonymous true\n"
-                         f"http_dir {BOARD}\n")
     referee = Referee.open(tmp_path / "table.sqlite3")
-    with venue:
+    with VenueBroker({"bar1": "bar1-pw"}) as venue:  # the venue's box: its page listener, its readers' broker
         assert referee.handle({"cmd": "new_match", "match_start": ANA_BEN}).ok
         state = dict(referee.state(), type="state")
         referee.close()
         table = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="tv-test-table")
-        table.connect(venue.host, venue.port)
+        table.username_pw_set("bar1", "bar1-pw")
+        table.connect(venue.host, venue.tables_port)
         table.loop_start()
         table.publish("devetka/bar1/availability", "online", qos=1, retain=True).wait_for_publish(30)
         table.publish("devetka/bar1/state", orjson.dumps(state), qos=1, retain=True).wait_for_publish(30)
         table.loop_stop()
         table.disconnect()
         with Browser(flags) as browser:
-            browser.open(url.replace(str(VENUE_WEBSOCKETS_PORT), str(websockets)))
+            # The page where the unit opens it, its port moved; the readers' WebSocket it reads is not on 9002 here.
+            browser.open(url.replace(str(VENUE_PAGE_PORT), str(venue.page_port))
+                         + f"?broker={venue.readers.ws_url}")
             browser.wait_for("document.querySelector('[data-table=\"bar1\"]')?.dataset.online === 'true'")
             assert "Ana" in browser.evaluate("document.querySelector('[data-table=\"bar1\"]').innerText")

@@ -324,8 +324,8 @@ def test_the_match_defaults_make_a_match_start_the_replay_reads():
      "table.id: expected a name of letters, digits, '-' and '_' (it goes into MQTT topics), got \"\""),
     ("[table]\nid = 1",
      "table.id: expected a name of letters, digits, '-' and '_' (it goes into MQTT topics), got 1"),
-    ('[table]\nname = "x"',
-     "table.name: unknown key (known: id, language)"),
+    ('[table]\nnickname = "x"',
+     "table.nickname: unknown key (known: id, name, language)"),
     ("table = 1",
      "table: expected a table, got 1"),
     ("[store]\npath = ''",
@@ -575,3 +575,10 @@ def test_the_venue_board_address_is_an_http_address_and_gives_the_event_view():
     assert parse("").venue.event_url is None
     assert error_of('[venue]\nurl = "venue.local:9001"') == (
         'venue.url: expected an http:// or https:// address, e.g. http://venue.local:9001/, got "venue.local:9001"')
+
+
+def test_the_tables_name_is_what_the_venue_calls_it_and_optional():
+    assert parse('[table]\nid = "t3"\nname = "Table 3 (TV)"\n').table.name == "Table 3 (TV)"
+    assert parse('[table]\nid = "t3"\n').table.name is None
+    with pytest.raises(ConfigError, match="table.name"):
+        parse('[table]\nname = ""\n')

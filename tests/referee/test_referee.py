@@ -457,3 +457,19 @@ def test_the_shot_clock_input_follows_the_venues_lock_as_a_new_match_does(tmp_pa
         assert kept.state()["profile_fixes"]["apa9"][-1] == "shot_clock"
     finally:
         kept.close()
+
+
+def test_the_state_serves_the_tables_name_and_when_its_match_began(tmp_path):
+    """Issue 29: a board shows the venue's name for the table and the real time played, from served fields."""
+    referee = Referee.open(tmp_path / "d.db", table_name="Table 3 (TV)", now=lambda: "2026-11-29T20:00:00+00:00")
+    try:
+        assert (referee.state()["table_name"], referee.state()["match_started"]) == ("Table 3 (TV)", None)
+        referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+        assert referee.state()["match_started"] == "2026-11-29T20:00:00+00:00"
+    finally:
+        referee.close()
+    again = Referee.open(tmp_path / "d.db")  # a restart serves the stored start, and no name unless configured
+    try:
+        assert (again.state()["match_started"], again.state()["table_name"]) == ("2026-11-29T20:00:00+00:00", None)
+    finally:
+        again.close()

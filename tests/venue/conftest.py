@@ -24,7 +24,7 @@ def venue(tmp_path_factory):
     broker = VenueBroker(root, folder)
     broker.root, broker.logins = root, venue_logins(root)
     yield broker
-    broker.stop()
+    broker.close()
 
 
 @pytest.fixture(scope="package")

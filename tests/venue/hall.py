@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
 
-from scoreboard.venue import bridge
+from scoreboard.sim.nats_cluster import nats_server_binary, probe
+from scoreboard.venue import bridge, nats
 from tests.deploy.broker import ShippedBroker, free_port
 from tests.deploy.staging import credentials, install
 from tests.live import TIMEOUT, Daemon
@@ -34,18 +36,22 @@ def venue_logins(root: Path) -> dict[str, str]:
 
 
 class VenueBroker(ShippedBroker):
-    """The staged venue's broker, behind Debian's head: its tables', readers' and WebSockets listeners on free
-    loopback ports. ``host``/``port`` are the WebSockets listener's, where the board (a ``Watcher``) reads."""
+    """The staged venue's box: its Mosquitto behind Debian's head (the tables' listener, the page's, the TLS one if
+    staged) and its readers' nats-server (/etc/nats-server.conf), every port moved to a free loopback one.
+    ``host``/``port`` are the readers' WebSocket, where the board (a ``Watcher``) reads; ``readers_port`` their
+    MQTT. ``kill``, ``stop`` and ``start`` are the Mosquitto's (the venue's tables' broker); ``close`` ends both."""
 
     host = "127.0.0.1"
 
     def __init__(self, root: Path, folder: Path) -> None:
         self.folder = folder
-        self.tables_port, self.readers_port, self.port = free_port(), free_port(), free_port()
+        self.tables_port, self.page_port = free_port(), free_port()
+        self.readers = StagedReaders(root, folder / "readers")
+        self.readers_port, self.port = self.readers.mqtt_port, self.readers.websocket_port
         text = (root / bridge.VENUE_BROKER_FILE.lstrip("/")).read_text()
         moved = {f"listener {bridge.VENUE_TABLES_PORT}\n": f"listener {self.tables_port} 127.0.0.1\n",
-                 f"listener {bridge.VENUE_READERS_PORT}\n": f"listener {self.readers_port} 127.0.0.1\n",
-                 f"listener {bridge.VENUE_WEBSOCKETS_PORT}\n": f"listener {self.port} 127.0.0.1\n"}
+                 f"listener {bridge.VENUE_PAGE_PORT}\n": f"listener {self.page_port} 127.0.0.1\n",
+                 f"address 127.0.0.1:{bridge.VENUE_READERS_PORT}\n": f"address 127.0.0.1:{self.readers_port}\n"}
         self.tls_port = None
         if f"listener {bridge.VENUE_TLS_PORT}\n" in text:  # the tables over TLS (install.sh --venue-tls-cert)
             self.tls_port = free_port()
@@ -59,8 +65,57 @@ class VenueBroker(ShippedBroker):
         self.config = folder / "mosquitto.conf"
         self.config.write_text(text)
         self.log = folder / "mosquitto.log"
-        self.ports = [port for port in (self.tables_port, self.readers_port, self.port, self.tls_port) if port]
+        self.ports = [port for port in (self.tables_port, self.page_port, self.tls_port) if port]
         self.start()
+
+    def board_url(self, query: str = "") -> str:
+        """The page as the venue's Mosquitto serves it, pointed at the readers' WebSocket (not on 9002 here)."""
+        return f"http://127.0.0.1:{self.page_port}/?broker=ws://127.0.0.1:{self.port}/mqtt{query}"
+
+    def close(self) -> None:
+        try:
+            self.stop()
+        finally:
+            self.readers.close()
+
+
+class StagedReaders:
+    """The staged readers' nats-server, on its staged text with its ports and store moved; started at once."""
+
+    def __init__(self, root: Path, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.folder = folder
+        self.mqtt_port, self.websocket_port = free_port(), free_port()
+        text = (root / "etc/nats-server.conf").read_text()
+        moved = {f'"0.0.0.0:{nats.READERS_MQTT_PORT}"': f'"127.0.0.1:{self.mqtt_port}"',
+                 f'"0.0.0.0:{nats.READERS_WEBSOCKET_PORT}"': f'"127.0.0.1:{self.websocket_port}"',
+                 f"127.0.0.1:{nats.CLIENT_PORT}\n": f"127.0.0.1:{free_port()}\n",
+                 f"127.0.0.1:{nats.MONITOR_PORT}\n": f"127.0.0.1:{free_port()}\n",
+                 f'"{nats.READERS_STORE_DIR}"': f'"{folder}/jetstream"'}
+        for shipped, here in moved.items():
+            assert shipped in text, f"the readers' config no longer has {shipped!r}"
+            text = text.replace(shipped, here)
+        self.config = folder / "nats.conf"
+        self.config.write_text(text)
+        self.log = folder / "nats.log"
+        self.start()
+
+    def start(self) -> None:
+        binary = nats_server_binary()
+        assert binary is not None, "nats-server is not installed"
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen([binary, "-c", str(self.config)], stdout=log, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + TIMEOUT
+        while (why := probe(("127.0.0.1", self.mqtt_port), timeout=2.0)) is not None:
+            assert self.process.poll() is None, f"nats-server exited: {self.log.read_text()}"
+            assert time.monotonic() < deadline, f"the readers' broker is not ready ({why}): {self.log.read_text()}"
+            time.sleep(0.1)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=TIMEOUT)
 
 
 @dataclass
@@ -151,16 +206,17 @@ class Board(Watcher):
         self.arrivals.append((time.monotonic(), message.topic, bytes(message.payload), bool(message.retain)))
         super()._on_message(client, userdata, message)
 
-    def wait_for(self, topic: str, predicate, timeout: float = TIMEOUT,
-                 since: float = 0.0) -> tuple[float, bytes, bool]:
+    def wait_for(self, topic: str, predicate, timeout: float = TIMEOUT, since: float = 0.0,
+                 live: bool = False) -> tuple[float, bytes, bool]:
         """The first message on ``topic`` that arrived at or after ``since`` and satisfies ``predicate`` (on its
-        JSON, or its text): (arrival, payload, retained). An AssertionError after ``timeout``."""
+        JSON, or its text), a live one (not a retained copy) if ``live``: (arrival, payload, retained). An
+        AssertionError after ``timeout``."""
         deadline = time.monotonic() + timeout
         seen = 0
         while True:
             for arrived, name, payload, retained in self.arrivals[seen:]:
                 seen += 1
-                if name == topic and arrived >= since and predicate(_value(payload)):
+                if name == topic and arrived >= since and not (live and retained) and predicate(_value(payload)):
                     return arrived, payload, retained
             assert time.monotonic() < deadline, f"nothing on {topic} satisfied the test within {timeout:g} s"
             time.sleep(0.005)

@@ -13,6 +13,7 @@ import copy
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import orjson
@@ -80,11 +81,12 @@ class VenueBroker(PrivateBroker):
 class Table:
     """``devetka run`` for table ``id``, publishing to the venue broker as user ``table``, and its screen's client."""
 
-    def __init__(self, tmp_path: Path, venue: VenueBroker, table_id: str) -> None:
+    def __init__(self, tmp_path: Path, venue: VenueBroker, table_id: str, name: str | None = None) -> None:
         folder = tmp_path / table_id
         folder.mkdir()
         self.id = table_id
-        self.daemon = Daemon(folder, config=f'[table]\nid = "{table_id}"\n[mqtt]\nhost = "{venue.host}"\n'
+        called = f"name = {orjson.dumps(name).decode()}\n" if name else ""
+        self.daemon = Daemon(folder, config=f'[table]\nid = "{table_id}"\n{called}[mqtt]\nhost = "{venue.host}"\n'
                                             f'port = {venue.port}\nusername = "{TABLE_LOGIN["username"]}"\n'
                                             f'password = "{TABLE_LOGIN["password"]}"\nkeepalive_s = 60\n')
         self.start()
@@ -172,8 +174,11 @@ def wait_seq(browser: Browser, table: Table) -> dict:
 
 
 def open_board(browser: Browser, venue: VenueBroker, query: str = "") -> None:
+    """The page this broker serves, reading this broker's WebSockets listener (``?broker``: the page's default is
+    the readers' broker on port 9002 of the box that served it) and ``query``'s parameters."""
     browser.viewport(1920, 1080)
-    browser.open(venue.board_url + query)
+    extra = "&" + query.removeprefix("?") if query else ""
+    browser.open(f"{venue.board_url}?broker=ws://{venue.host}:{venue.ws_port}/{extra}")
     browser.wait_for("window.devetkaBoard && window.devetkaBoard.link.up")
 
 
@@ -216,6 +221,25 @@ def test_the_tiles_follow_play_at_every_input(browser, venue, tables):
     assert drawn == sorted(drawn) and len(drawn) == len(set(map(tuple, drawn)))  # each once, in order
     assert drawn[-len(LEGAL_BREAK):] == [[1, seq] for seq in range(1, len(LEGAL_BREAK) + 1)]  # waited for each
     assert browser.exceptions() == []
+
+
+def test_a_tile_shows_the_venues_name_for_its_table_and_the_real_time_played(browser, venue, tmp_path):
+    """Issue 29: the tile says what the venue calls the table ([table] name, served as table_name), and a page
+    opened seconds into a match shows the time played since its served start, not since the page saw it."""
+    table = Table(tmp_path, venue, "bar7", name="Table 7 (TV)")
+    try:
+        table.play({"cmd": "new_match", "match_start": ANA_BEN}, *LEGAL_BREAK)
+        assert table.state["table_name"] == "Table 7 (TV)" and table.state["match_started"]
+        time.sleep(3.0)  # the page opens 3 s into the match
+        open_board(browser, venue)
+        wait_seq(browser, table)
+        tile = "document.querySelector('[data-table=\"bar7\"]')"
+        assert browser.evaluate(f"{tile}.querySelector('.name').textContent") == "Table 7 (TV)"
+        clock = browser.evaluate(f"{tile}.querySelector('.clock').textContent")
+        minutes, seconds = clock.split(":")[-2:]
+        assert not clock.startswith("\u2265") and int(minutes) * 60 + int(seconds) >= 3, clock
+    finally:
+        table.close()
 
 
 def state_topic(table_id: str) -> str:
@@ -430,6 +454,32 @@ def smallest(browser: Browser, selector: str) -> float:
                             ".map(e => parseFloat(getComputedStyle(e).fontSize)))")
 
 
+#: The phone's tiles: how many a screen holds, the live tiles whose ruling is not seen, and the largest share of a
+#: tile's height left empty below its content.
+PHONE_TILES_JS = """(() => {
+  const all = [...document.querySelectorAll('[data-table]')];
+  const live = all.filter(t => t.dataset.status === 'online');
+  const noRuling = live.filter(t => { const w = t.querySelector('.words');
+    return !w.textContent || w.getBoundingClientRect().height === 0; }).map(t => t.dataset.table);
+  const emptiest = Math.max(...all.map(t => { const r = t.getBoundingClientRect();
+    const bottom = Math.max(...[...t.querySelectorAll('.inner > *, .body > *')]
+      .filter(e => e.getBoundingClientRect().height > 0).map(e => e.getBoundingClientRect().bottom));
+    return (r.bottom - bottom) / r.height; }));
+  return {perScreen: innerHeight / all[0].getBoundingClientRect().height, noRuling, emptiest};
+})()"""
+
+
+#: Each ball-in-hand and two-foul-warning flag drawn on a live tile: [kind, table, seen], seen when it has a size,
+#: lies inside its tile and is not cut to nothing.
+FLAGS_SEEN_JS = """[...document.querySelectorAll('[data-table][data-status="online"] .flag.bih,'
+  + '[data-table][data-status="online"] .flag.warning')].map(f => {
+    const tile = f.closest('[data-table]').getBoundingClientRect(), box = f.getBoundingClientRect();
+    const seen = box.width > 8 && box.height > 4 && box.left >= tile.left && box.right <= tile.right + 0.5
+      && box.top >= tile.top && box.bottom <= tile.bottom + 0.5 && f.scrollWidth > 0;
+    return [f.classList.contains('bih') ? 'bih' : 'warning', f.closest('[data-table]').dataset.table, seen];
+  })"""
+
+
 def test_screenshots_of_the_board_with_1_8_and_50_tables_and_of_one_table(browser, venue, tables, tmp_path):
     folder = Path(os.environ.get("DEVETKA_SCREENSHOTS") or tmp_path / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
@@ -454,6 +504,15 @@ def test_screenshots_of_the_board_with_1_8_and_50_tables_and_of_one_table(browse
     shown = browser.evaluate(statuses)
     browser.viewport(1920, 1080)
     assert smallest(browser, ".pname") >= 18 and smallest(browser, ".points") >= 24
+    # Issue 29: ball in hand and the two-foul warning stay on a 50-tile board, inside their tile and seen.
+    seen = browser.evaluate(FLAGS_SEEN_JS)
+    assert {kind for kind, _, _ in seen} == {"bih", "warning"}, seen
+    assert [flag for flag in seen if not flag[2]] == [], seen
+    # On a phone the tiles are compact: at least four live ones a screen, each with its ruling, and no tile more
+    # than an eighth empty below what it shows.
+    browser.viewport(390, 844, mobile=True)
+    phone = browser.evaluate(PHONE_TILES_JS)
+    assert phone["perScreen"] >= 4 and phone["noRuling"] == [] and phone["emptiest"] < 0.125, phone
     hand.close()
     open_board(browser, venue, "?table=bar1")
     wait_seq(browser, bar1)

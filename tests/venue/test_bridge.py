@@ -12,6 +12,7 @@ from scoreboard.venue import bridge
 from tests.deploy.staging import REPO
 
 TEXT = bridge.render_table_bridge("bar7", "venue.local", 1883, "bar7", "s3cret")
+LINK = "l1nk-pw"
 
 
 def lines(text: str) -> list[str]:
@@ -20,13 +21,23 @@ def lines(text: str) -> list[str]:
 
 def test_the_bridge_sends_the_tables_topics_out_at_qos_1_with_a_session_that_outlives_a_drop():
     for line in ("connection devetka-venue", "address venue.local:1883", "bridge_protocol_version mqttv311",
-                 "remote_clientid devetka-bridge-bar7", "remote_username bar7", "remote_password s3cret",
-                 "cleansession false", f"keepalive_interval {bridge.KEEPALIVE_S}", "restart_timeout 1 5",
+                 f"remote_clientid {bridge.link_client_id('devetka-bridge-bar7', 's3cret')}", "remote_username bar7",
+                 "remote_password s3cret",
+                 "cleansession false", f"keepalive_interval {bridge.KEEPALIVE_S}", "restart_timeout 1 2",
                  "notifications true", "notification_topic devetka/bar7/bridge",
                  "topic devetka/bar7/state out 1", "topic devetka/bar7/event out 1",
                  "topic devetka/bar7/availability out 1"):
         assert line in lines(TEXT), line
     assert "bridge_cafile" not in TEXT
+
+
+def test_a_links_client_id_takes_its_password_to_make():
+    """A guest who knows a table's id and login cannot make its bridge's id; a new password makes a new id."""
+    made = bridge.link_client_id("devetka-bridge-bar7", "s3cret")
+    assert made.startswith("devetka-bridge-bar7-") and len(made) == len("devetka-bridge-bar7-") + 20
+    assert made == bridge.link_client_id("devetka-bridge-bar7", "s3cret")
+    assert made != bridge.link_client_id("devetka-bridge-bar7", "s3cret2")
+    assert "s3cret" not in made
 
 
 def test_only_the_daemons_own_topics_cross_not_its_commands_nor_the_bridges_notification():
@@ -57,47 +68,54 @@ def test_a_value_mosquitto_would_read_otherwise_is_refused_by_name(args, named):
         bridge.render_table_bridge(*args)
 
 
-def test_the_venue_broker_has_a_tables_listener_with_logins_and_read_only_listeners_for_readers():
-    text = lines(bridge.render_venue_broker())
+def test_the_venue_broker_lets_no_anonymous_client_in_and_bridges_the_tables_one_way_to_its_readers_broker():
+    text = lines(bridge.render_venue_broker(LINK))
     tables = text.index(f"listener {bridge.VENUE_TABLES_PORT}")
-    readers = text.index(f"listener {bridge.VENUE_READERS_PORT}")
-    browsers = text.index(f"listener {bridge.VENUE_WEBSOCKETS_PORT}")
+    page = text.index(f"listener {bridge.VENUE_PAGE_PORT}")
+    link = text.index("connection devetka-readers")
     assert text[:tables] == ["per_listener_settings true", "persistence false"]
-    assert text[tables + 1:readers] == ["allow_anonymous false", "use_username_as_clientid true",
-                                        f"password_file {bridge.VENUE_PASSWORD_FILE}",
-                                        f"acl_file {bridge.VENUE_TABLES_ACL_FILE}"]
-    assert text[readers + 1:browsers] == ["allow_anonymous true", f"acl_file {bridge.VENUE_BOARD_ACL_FILE}"]
-    assert text[browsers + 1:] == ["protocol websockets", "allow_anonymous true",
-                                   f"acl_file {bridge.VENUE_BOARD_ACL_FILE}", f"http_dir {bridge.VENUE_BOARD_DIR}"]
+    assert text[tables + 1:page] == ["allow_anonymous false", "use_username_as_clientid true",
+                                     f"password_file {bridge.VENUE_PASSWORD_FILE}",
+                                     f"acl_file {bridge.VENUE_TABLES_ACL_FILE}"]
+    assert text[page + 1:link] == ["protocol websockets", "allow_anonymous false", f"http_dir {bridge.VENUE_BOARD_DIR}"]
+    assert text[link + 1:] == [
+        f"address 127.0.0.1:{bridge.VENUE_READERS_PORT}", "bridge_protocol_version mqttv311", "try_private false",
+        f"remote_clientid {bridge.link_client_id('devetka-readers-link', LINK)}",
+        f"remote_username {bridge.VENUE_LINK_USER}", f"remote_password {LINK}", "cleansession false",
+        "keepalive_interval 10", "restart_timeout 1 2", "notifications true",
+        f"notification_topic {bridge.VENUE_LINK_TOPIC}", "topic devetka/# out 1"]
+    assert sum(line.startswith("allow_anonymous true") for line in text) == 0
+    with pytest.raises(ValueError, match="the venue link's password"):
+        bridge.render_venue_broker("two words")
 
 
 def test_with_tls_the_tables_may_also_come_over_tls_with_the_same_logins_and_acl():
-    plain, text = lines(bridge.render_venue_broker()), lines(bridge.render_venue_broker(tls=True))
+    plain, text = lines(bridge.render_venue_broker(LINK)), lines(bridge.render_venue_broker(LINK, tls=True))
     tables = plain.index(f"listener {bridge.VENUE_TABLES_PORT}")
-    readers = plain.index(f"listener {bridge.VENUE_READERS_PORT}")
+    page = plain.index(f"listener {bridge.VENUE_PAGE_PORT}")
     tls = text.index(f"listener {bridge.VENUE_TLS_PORT}")
-    assert text[:tls] == plain[:readers]
+    assert text[:tls] == plain[:page]
     assert text[tls + 1:tls + 4] == [f"certfile {bridge.VENUE_CERT_FILE}", f"keyfile {bridge.VENUE_KEY_FILE}",
                                      "tls_version tlsv1.2"]
-    assert text[tls + 4:tls + 4 + readers - tables - 1] == plain[tables + 1:readers]
-    assert text[tls + 4 + readers - tables - 1:] == plain[readers:]
+    assert text[tls + 4:tls + 4 + page - tables - 1] == plain[tables + 1:page]
+    assert text[tls + 4 + page - tables - 1:] == plain[page:]
 
 
 def test_a_venue_elsewhere_moves_only_its_ports_addresses_and_files():
     """What a demo or a test runs is the shipped text with those words changed, and nothing else."""
-    shipped = bridge.render_venue_broker(tls=True)
-    moved = bridge.render_venue_broker(tls=True, tables_port=11883, readers_port=11884, websockets_port=19001,
+    shipped = bridge.render_venue_broker(LINK, tls=True)
+    moved = bridge.render_venue_broker(LINK, tls=True, tables_port=11883, page_port=19001, readers_port=11884,
                                        tls_port=18883, bind="127.0.0.1", etc="/tmp/venue")
-    for port, here in ((bridge.VENUE_TABLES_PORT, 11883), (bridge.VENUE_READERS_PORT, 11884),
-                       (bridge.VENUE_WEBSOCKETS_PORT, 19001), (bridge.VENUE_TLS_PORT, 18883)):
+    for port, here in ((bridge.VENUE_TABLES_PORT, 11883), (bridge.VENUE_PAGE_PORT, 19001),
+                       (bridge.VENUE_TLS_PORT, 18883)):
         shipped = shipped.replace(f"listener {port}\n", f"listener {here} 127.0.0.1\n")
+    shipped = shipped.replace(f"address 127.0.0.1:{bridge.VENUE_READERS_PORT}\n", "address 127.0.0.1:11884\n")
     assert moved == shipped.replace(" /etc/mosquitto/", " /tmp/venue/")
 
 
-def test_each_table_login_writes_under_its_own_id_and_browsers_only_read():
+def test_each_table_login_writes_under_its_own_id():
     assert lines(bridge.render_venue_acl(["t1", "t2"])) == ["user t1", "topic write devetka/t1/#",
                                                              "user t2", "topic write devetka/t2/#"]
-    assert lines(bridge.render_board_acl()) == ["topic read devetka/#"]
     with pytest.raises(ValueError, match="a table id"):
         bridge.render_venue_acl(["t1", "t 2"])
 
@@ -115,8 +133,10 @@ def test_install_sh_gets_the_same_text_from_the_system_python(tmp_path):
                           "--user", "bar7", "--password-file", "-"], input="s3cret\n",
                          capture_output=True, text=True, check=True, timeout=60, cwd=tmp_path)
     assert out.stdout == TEXT
-    assert subprocess.run([*run, "venue"], capture_output=True, text=True, check=True, timeout=60,
-                          cwd=tmp_path).stdout == bridge.render_venue_broker()
+    link = tmp_path / "link"
+    link.write_text(LINK + "\n")
+    assert subprocess.run([*run, "venue", "--link-password-file", str(link)], capture_output=True, text=True,
+                          check=True, timeout=60, cwd=tmp_path).stdout == bridge.render_venue_broker(LINK)
     refused = subprocess.run([*run, "venue-acl", "t 1"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert (refused.returncode, refused.stderr) == (2, "install: error: a table id must be letters, digits, '-' "
                                                        "and '_', got 't 1'\n")

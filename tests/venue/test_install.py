@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from scoreboard.venue import bridge
+from scoreboard.venue import bridge, nats
 from tests.deploy.staging import INSTALL, MANIFEST, install, manifest, tree
 from tests.venue.hall import venue_logins
 
@@ -20,11 +20,17 @@ TABLE_FILES = {  # path -> (kind, mode, owner) on a table bridged to the venue
 }
 VENUE_FILES = {  # path -> (kind, mode, owner) on the venue's box
     "/etc/devetka/venue-tables": ("file", "0600", "root:root"),
-    bridge.VENUE_BROKER_FILE: ("file", "0644", "root:root"),
+    bridge.VENUE_BROKER_FILE: ("file", "0640", "root:mosquitto"),
     bridge.VENUE_TABLES_ACL_FILE: ("file", "0600", "mosquitto:mosquitto"),
-    bridge.VENUE_BOARD_ACL_FILE: ("file", "0644", "root:root"),
     bridge.VENUE_PASSWORD_FILE: ("file", "0600", "mosquitto:mosquitto"),
+    bridge.VENUE_LINK_SECRET_FILE: ("file", "0600", "root:root"),
+    nats.NODE_CONFIG_FILE: ("file", "0640", "root:nats"),
+    nats.READERS_STORE_DIR: ("dir", "0750", "nats:nats"),
 }
+
+
+def link_password(root) -> str:
+    return at(root, bridge.VENUE_LINK_SECRET_FILE).read_text().strip()
 
 
 def at(root, path: str):
@@ -157,9 +163,12 @@ def test_venue_server_stages_the_broker_and_the_tables_logins(tmp_path):
     for table_id, secret in logins.items():
         assert f"venue table {table_id}: login {table_id}, password {secret}" in run.stderr
     assert "venue tables: t1 t2" in run.stderr
-    assert at(root, bridge.VENUE_BROKER_FILE).read_text() == bridge.render_venue_broker()
+    link = link_password(root)
+    assert len(link) >= 24
+    assert at(root, bridge.VENUE_BROKER_FILE).read_text() == bridge.render_venue_broker(link)
+    assert at(root, nats.NODE_CONFIG_FILE).read_text() == nats.render_readers(link)
     assert at(root, bridge.VENUE_TABLES_ACL_FILE).read_text() == bridge.render_venue_acl(["t1", "t2"])
-    assert at(root, bridge.VENUE_BOARD_ACL_FILE).read_text() == bridge.render_board_acl()
+    assert not at(root, bridge.VENUE_BOARD_ACL_FILE).exists()
     assert [line.split(":")[0] for line in at(root, bridge.VENUE_PASSWORD_FILE).read_text().splitlines()] == \
         ["t1", "t2"]
     recorded = manifest(root)
@@ -168,7 +177,9 @@ def test_venue_server_stages_the_broker_and_the_tables_logins(tmp_path):
     assert not any(path.startswith(("/etc/systemd", "/var/lib/devetka", "/etc/mosquitto/conf.d/devetka.conf"))
                    for path in recorded), "the venue's box got a table's files"
     assert_the_manifest_is_the_tree(root)
-    assert run.stdout.splitlines()[-2:] == ["would run: systemctl enable mosquitto.service",
+    assert run.stdout.splitlines()[-4:] == ["would run: systemctl enable nats-server.service",
+                                            "would run: systemctl reload-or-restart nats-server.service",
+                                            "would run: systemctl enable mosquitto.service",
                                             "would run: systemctl restart mosquitto.service"]
 
 
@@ -221,7 +232,7 @@ def test_the_venues_certificate_adds_a_tls_listener_kept_until_no_tls(tmp_path):
     key.write_text("key\n")
     run = install(root, "--venue-add-table", "t1", "--venue-tls-cert", str(cert), "--venue-tls-key", str(key))
     assert run.returncode == 0, run.stderr
-    assert at(root, bridge.VENUE_BROKER_FILE).read_text() == bridge.render_venue_broker(tls=True)
+    assert at(root, bridge.VENUE_BROKER_FILE).read_text() == bridge.render_venue_broker(link_password(root), tls=True)
     recorded = manifest(root)
     assert recorded[bridge.VENUE_CERT_FILE][:3] == ("file", "0644", "root:root")
     assert recorded[bridge.VENUE_KEY_FILE][:3] == ("file", "0600", "mosquitto:mosquitto")
@@ -231,7 +242,7 @@ def test_the_venues_certificate_adds_a_tls_listener_kept_until_no_tls(tmp_path):
     assert again.returncode == 0 and tree(root) == before and "wrote" not in again.stderr
     off = install(root, "--venue-no-tls")
     assert off.returncode == 0, off.stderr
-    assert at(root, bridge.VENUE_BROKER_FILE).read_text() == bridge.render_venue_broker()
+    assert at(root, bridge.VENUE_BROKER_FILE).read_text() == bridge.render_venue_broker(link_password(root))
     assert not at(root, bridge.VENUE_KEY_FILE).exists() and bridge.VENUE_KEY_FILE not in manifest(root)
     assert off.stdout.splitlines()[-1] == "would run: systemctl restart mosquitto.service"  # a listener went
     assert_the_manifest_is_the_tree(root)

@@ -37,7 +37,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from PIL import Image, ImageChops
 
 from scoreboard.referee.referee import Referee
-from scoreboard.venue.bridge import VENUE_WEBSOCKETS_PORT
+from scoreboard.venue.bridge import VENUE_PAGE_PORT
 from tests.deploy.staging import install
 from tests.deploy.test_units import BOARD_UNIT, unit
 from tests.live import ANA_BEN, TIMEOUT
@@ -131,7 +131,7 @@ def test_the_board_unit_boots_under_cage_and_the_tv_shows_the_board(tmp_path):
             f"{program} is missing: scripts/setup.sh installs cage, grim and xwayland"
     command = unit(BOARD_UNIT)["ExecStart"][0].split()
     url = command[-1]
-    assert url == f"http://127.0.0.1:{VENUE_WEBSOCKETS_PORT}/", url
+    assert url == f"http://127.0.0.1:{VENUE_PAGE_PORT}/", url
     assert command[:3] == ["/usr/bin/cage", "-s", "--"] and "--ozone-platform=wayland" in command, command
 
     root = tmp_path / "root"
@@ -153,7 +153,8 @@ def test_the_board_unit_boots_under_cage_and_the_tv_shows_the_board(tmp_path):
         table.publish("devetka/bar1/state", orjson.dumps(state), qos=1, retain=True).wait_for_publish(TIMEOUT)
         table.loop_stop()
         table.disconnect()
-        here = url.replace(str(VENUE_WEBSOCKETS_PORT), str(venue.port))
+        # The page's port moved, and the readers' WebSocket it reads by default (port 9002) too.
+        here = url.replace(str(VENUE_PAGE_PORT), str(venue.page_port)) + f"?broker=ws://127.0.0.1:{venue.port}/mqtt"
 
         width, height = OUTPUTS * OUTPUT_WIDTH, OUTPUT_HEIGHT
         with Browser() as browser:  # the board as it draws itself, on a window the size of cage's
@@ -188,4 +189,4 @@ def test_the_board_unit_boots_under_cage_and_the_tv_shows_the_board(tmp_path):
         finally:
             kiosk.close()
     finally:
-        venue.stop()
+        venue.close()

@@ -27,6 +27,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from scoreboard.sim.broker import PrivateBroker
 from scoreboard.sim.nats_cluster import HOST, NatsCluster, free_port
 from scoreboard.venue import bridge
+from tests.deploy.broker import Peer
 from tests.live import ANA_BEN, LEGAL_BREAK, TIMEOUT, Daemon
 from tests.venue.browser import Browser
 from tests.venue.test_board import BOARD, assert_drawn, wait_tile
@@ -322,6 +323,38 @@ def diagnosis(cluster: NatsCluster, tables: dict[str, Table], browser: Browser) 
     parts += [f"node {member.number}:\n" + "\n".join(line for line in member.log.splitlines()[-300:]
                                                      if "route" not in line)[-4000:] for member in cluster.nodes]
     return "\n".join(parts)
+
+
+def test_no_guest_on_any_node_disturbs_a_tables_bridge_by_borrowing_an_id_it_can_know(cluster, first, tables):
+    """Issue 29: every table's login and bridge name, as client ids, from every node's MQTT port and WebSocket,
+    while the tables play on. A bridge's id takes its password to make (bridge.link_client_id), and client ids are
+    the only thing that would let a guest push it off: no bridge says 0 and every table's next state arrives."""
+    watch = Reader(cluster.nodes[first - 1].mqtt, ("devetka/+/bridge", "devetka/+/state"))
+    began = time.monotonic()
+    try:
+        for member in cluster.nodes:
+            for port, transport in ((member.mqtt_port, "tcp"), (member.websocket_port, "websockets")):
+                here = []
+                for table_id in TABLE_IDS:
+                    for client_id in (table_id, f"devetka-bridge-{table_id}"):
+                        guest = Peer("guest", transport=transport, client_id=client_id)
+                        here.append(guest)
+                        assert not guest.connect(port).is_failure, (member.number, transport, client_id)
+                time.sleep(1.0)  # a bridge pushed off says 0 (its will) at once
+                for guest in here:
+                    guest.close()
+        played = {table.id: table.play({"cmd": "new_match", "match_start": ANA_BEN}) for table in tables.values()}
+        expected = {table_id: (state["match_id"], state["seq"]) for table_id, state in played.items()}
+        while expected:
+            message = watch.next_any("devetka/+/state")
+            table_id = message.topic.split("/")[1]
+            if (message.json.get("match_id"), message.json.get("seq")) == expected.get(table_id):
+                del expected[table_id]
+        flags = [watch.next_any("devetka/+/bridge") for _ in range(watch.pending("devetka/+/bridge"))]
+        downs = [(m.topic, m.payload) for m in flags if m.payload.strip() == b"0"]
+        assert downs == [], f"a bridge went down while guests borrowed ids ({time.monotonic() - began:.1f} s)"
+    finally:
+        watch.close()
 
 
 def test_a_node_killed_mid_play_the_board_converges_the_tables_referee_on_the_node_catches_up(

@@ -45,7 +45,7 @@ def test_the_node_config_says_who_may_do_what():
     assert ('{user: "bar1", password: "Zq3-x_9", permissions: {publish: {allow: ["devetka.bar1.>"]}, '
             'subscribe: {deny: [">"]}}}') in lines
     assert ('{user: reader, permissions: {publish: {deny: [">"]}, '
-            'subscribe: {allow: ["devetka.>", "$MQTT.sub.>"]}}}') in lines
+            'subscribe: {allow: ["devetka", "devetka.>", "$MQTT.sub.>", "devetka-venue.link"]}}}') in lines
     assert 'mqtt { listen: "0.0.0.0:1883", no_auth_user: reader }' in lines
     assert 'websocket { listen: "0.0.0.0:9001", no_tls: true }' in lines
     # The NATS protocol and monitoring stay on the machine; the routes log in with the shared secret.
@@ -95,6 +95,36 @@ def test_install_sh_runs_it_with_the_system_python_and_gets_the_same_text(tmp_pa
     assert run.returncode == 2 and "ID PASSWORD" in run.stderr and run.stdout == ""
 
 
+def test_the_readers_broker_of_a_mosquitto_venue_is_one_nats_server_2_9_takes(tmp_path):
+    config = tmp_path / "readers.conf"
+    config.write_text(nats.render_readers("l1nk-pw", store_dir=str(tmp_path / "js")))
+    checked = subprocess.run([nats_server(), "-t", "-c", str(config)], capture_output=True, text=True,
+                             timeout=TIMEOUT)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_on_the_readers_broker_only_the_venues_link_writes_and_readers_only_read():
+    text = nats.render_readers("l1nk-pw")
+    assert "cluster" not in text and "routes" not in text
+    assert f'mqtt {{ listen: "0.0.0.0:{nats.READERS_MQTT_PORT}", no_auth_user: reader }}' in text
+    assert f'websocket {{ listen: "0.0.0.0:{nats.READERS_WEBSOCKET_PORT}", no_tls: true }}' in text
+    assert ('{user: venue, password: "l1nk-pw", permissions: {publish: {allow: ["devetka.>", '
+            '"devetka-venue.link"]}, subscribe: {deny: [">"]}}}') in text
+    assert ('{user: reader, permissions: {publish: {deny: [">"]}, subscribe: {allow: ["devetka", "devetka.>", '
+            '"$MQTT.sub.>", "devetka-venue.link"]}}}') in text
+    assert "listen: 127.0.0.1:4222" in text and "http: 127.0.0.1:8222" in text
+    with pytest.raises(ValueError, match="the venue link's password"):
+        nats.render_readers('pw"; evil')
+
+
+def test_install_sh_renders_the_readers_broker_with_the_system_python(tmp_path):
+    secret = tmp_path / "link"
+    secret.write_text("l1nk-pw\n")
+    out = subprocess.run(["python3", str(NATS_PY), "readers", "--link-password-file", str(secret)],
+                         capture_output=True, text=True, check=True, timeout=60, cwd=tmp_path)
+    assert out.stdout == nats.render_readers("l1nk-pw")
+
+
 def test_a_tables_bridge_to_a_cluster_goes_to_every_node_within_what_nats_takes():
     others = [("venue-b", 1883), ("venue-c", 1884)]
     text = bridge.render_table_bridge("bar1", "venue-a", 1883, "bar1", "pw", others=others)
@@ -109,7 +139,7 @@ def test_a_tables_bridge_to_a_cluster_goes_to_every_node_within_what_nats_takes(
     # One venue broker: the text is what it was, one address and Mosquitto's own bridge protocol.
     alone = bridge.render_table_bridge("bar1", "venue-a", 1883, "bar1", "pw").splitlines()
     assert "address venue-a:1883" in alone and "try_private false" not in alone
-    assert "restart_timeout 1 5" in alone
+    assert "restart_timeout 1 2" in alone
     assert [line for line in alone if not line.startswith(("address", "restart_timeout"))] == [
         line for line in lines if line not in ("round_robin true", "try_private false")
         and not line.startswith(("addresses", "# Every node", "# NATS speaks", "restart_timeout"))]

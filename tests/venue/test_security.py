@@ -1,4 +1,5 @@
-"""Who may do what on the venue's broker (deploy/install.sh --venue-server), on the staged files run for real.
+"""Who may do what on the venue's box (deploy/install.sh --venue-server: the tables' Mosquitto and the readers'
+nats-server it bridges to), on the staged files run for real.
 
 Mosquitto (MQTT 3.1.1) acknowledges a publish its ACL denies and drops it, so "denied" is shown by order, as in
 tests/deploy/test_mosquitto.py: the denied publish is acknowledged first, an allowed one from the same connection
@@ -6,17 +7,23 @@ follows, and the board's first message must be the allowed one. The logins t4 an
 
 from __future__ import annotations
 
+import time
+
 import orjson
 import pytest
 
+from scoreboard.venue import bridge
 from tests.deploy.broker import Peer, refused
 from tests.deploy.staging import credentials
+from tests.venue.conftest import TABLE_IDS
+from tests.venue.hall import Board
+from tests.venue.test_faults import SHOT, begin, same_state
 
 
 @pytest.fixture
 def peers(venue):
     """``peers(login)``: a client on the tables' listener as that table's login; ``peers(None)``: a browser, with no
-    login, on the WebSockets listener; ``peers(None, reader=True)``: a reader with no login on the MQTT one."""
+    login, on the readers' WebSocket; ``peers(None, reader=True)``: a reader with no login on their MQTT port."""
     made = []
 
     def connect(login: str | None, client_id: str | None = None, reader: bool = False) -> Peer:
@@ -83,6 +90,49 @@ def test_no_table_can_push_another_tables_bridge_off_with_its_client_id(peers, t
     assert board.live() == ("devetka/t4/check", "t4 as devetka-bridge-t1")
 
 
+def guest_ids(table_ids) -> list[str]:
+    """Every client id a guest can know of the tables' links: each login (its client id on the tables' listener),
+    each bridge's name, and the name of the venue's own link to its readers' broker."""
+    return ["devetka-readers-link", *(name for table_id in table_ids
+                                      for name in (table_id, f"devetka-bridge-{table_id}"))]
+
+
+def test_no_guest_on_any_venue_listener_disturbs_a_tables_link_by_borrowing_its_id(venue, tables):
+    """Issue 29: guests on every listener of the venue's box, each with every id of each table's link they can know,
+    while every table plays on. The board, on the readers' broker, sees no link of a table go down, nor the venue's
+    own, and every table's new state arrives; the tables' Mosquitto pushed no client off."""
+    board = Board(venue, topics=(*Board.TOPICS, bridge.VENUE_LINK_TOPIC))
+    try:
+        for table_id in TABLE_IDS:
+            begin(tables[table_id], board)
+        began = time.monotonic()
+        for where, port, transport in (("readers' MQTT", venue.readers_port, "tcp"),
+                                       ("readers' WebSocket", venue.port, "websockets"),
+                                       ("the page's listener", venue.page_port, "websockets"),
+                                       ("the tables' listener", venue.tables_port, "tcp")):
+            here = []
+            for client_id in guest_ids(TABLE_IDS):
+                guest = Peer("guest", transport=transport, client_id=client_id)
+                here.append(guest)
+                reason = guest.connect(port)
+                # The readers' broker lets guests in (read only); the tables' Mosquitto lets none in anywhere.
+                assert refused(reason) == where.startswith("the "), (where, client_id, reason)
+            time.sleep(1.0)  # a link pushed off says 0 (its will) at once
+            for guest in here:
+                guest.close()
+        for table_id in TABLE_IDS:
+            tables[table_id].play(*SHOT)
+            board.wait_for(f"devetka/{table_id}/state", same_state(tables[table_id]), since=began)
+        downs = [(topic, payload) for _, topic, payload, _ in board.arrivals
+                 if topic.endswith(("/bridge", "/link")) and payload.strip() == b"0"]
+        assert (bridge.VENUE_LINK_TOPIC, b"1") in [(topic, payload) for _, topic, payload, _ in board.arrivals]
+        assert downs == [], f"a link went down while guests borrowed its id: {downs}"
+        taken = [line for line in venue.log.read_text().splitlines() if "already connected, closing old" in line]
+        assert taken == [], taken
+    finally:
+        board.close()
+
+
 def test_a_tables_own_listeners_serve_as_before_beside_the_bridge(tables):
     """The bridge is one more client inside the table's broker: a dashboard on the table's own venue-network
     listener (deploy.md, section 9) still reads the table's state with its login, and anonymous is still refused."""
@@ -101,17 +151,17 @@ def test_a_tables_own_listeners_serve_as_before_beside_the_bridge(tables):
 
 
 def test_the_installed_venue_serves_the_board_it_was_given(venue):
-    """``install.sh --venue-server`` puts the board in place and the WebSockets listener serves it (http_dir)."""
+    """``install.sh --venue-server`` puts the board in place and the page's listener serves it (http_dir)."""
     import re
     import urllib.request
 
     from tests.paths import REPO
 
-    with urllib.request.urlopen(f"http://127.0.0.1:{venue.port}/", timeout=30) as page:
+    with urllib.request.urlopen(f"http://127.0.0.1:{venue.page_port}/", timeout=30) as page:
         served = page.read()
     assert served == (REPO / "scoreboard/venue/board/index.html").read_bytes()
     loads = re.findall(r'(?:src|href)="([^"?]+)"', served.decode())
     assert "vendor/mqtt.min.js" in loads and "i18n/hr.js" in loads and "event.js" in loads
     for name in loads:  # every script and stylesheet the page loads is installed and served as it is in the tree
-        with urllib.request.urlopen(f"http://127.0.0.1:{venue.port}/{name}", timeout=30) as script:
+        with urllib.request.urlopen(f"http://127.0.0.1:{venue.page_port}/{name}", timeout=30) as script:
             assert script.read() == (REPO / "scoreboard/venue/board" / name).read_bytes(), name

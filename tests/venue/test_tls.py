@@ -33,7 +33,7 @@ def tls_venue(tmp_path_factory):
     broker = VenueBroker(root, folder)
     broker.logins, broker.pki = venue_logins(root), pki
     yield broker
-    broker.stop()
+    broker.close()
 
 
 def test_a_table_bridges_over_tls_checking_the_venues_certificate(tls_venue, tmp_path):

@@ -40,7 +40,7 @@ def test_the_venue_keeps_nothing_on_disk_under_debians_persistence_true(venue, t
         table.publish("devetka/t4/bridge", "1", retain=True)
     finally:
         table.close()
-        broker.stop()  # a clean stop: Mosquitto writes its database now, if it keeps one
+        broker.close()  # a clean stop: Mosquitto writes its database now, if it keeps one
     assert (tmp_path / "mosquitto.db").exists() == bool(drop)
 
 
@@ -64,7 +64,7 @@ def test_a_borrowed_client_id_pushes_no_table_off(venue, tmp_path, drop):
     finally:
         for peer in (board, first, second):
             peer.close()
-        broker.stop()
+        broker.close()
 
 
 def test_a_table_added_later_logs_in_after_a_reload_and_the_others_stay_connected(venue, tmp_path):
@@ -99,4 +99,4 @@ def test_a_table_added_later_logs_in_after_a_reload_and_the_others_stay_connecte
     finally:
         for peer in (board, there):
             peer.close()
-        broker.stop()
+        broker.close()

@@ -99,12 +99,19 @@
   // (the page's clock: performance.timeOrigin + performance.now()); the last DRAWN_MAX are kept.
   const drawn = [];
   window.devetkaDrawn = drawn;
+  // The same for each live state as it arrived (MQTT.js handed it over), drawn or not: the benchmark's last hop
+  // but one.
+  const arrived = [];
+  window.devetkaArrived = arrived;
 
   const board = {
     tables: new Map(), // id -> table record
     // refusals: subscriptions refused so far; meanwhile: QoS 1 topics refused and taken at QoS 0 until granted
     link: { up: false, since: Date.now(), ever: false, refusals: 0, meanwhile: [] },
     received: {}, // id -> state messages received (drawn or not), for the tests
+    // The venue's own link from its tables' broker to the readers' broker this page reads (devetka-venue/link,
+    // retained; "0", its will, when that link or the tables' broker is gone): "1", "0", or null (not said).
+    venue: { link: null, at: 0 },
     url: null, // the broker this (re)connect goes to, one of urls
     urls: [],
     options: null,
@@ -256,6 +263,9 @@
         : _("connecting to the venue");
       return ["stale", since];
     }
+    if (board.venue.link === "0") {
+      return ["stale", format(_("venue link down since {time}"), { time: hhmm(board.venue.at) })];
+    }
     if (t.bridge === "0") {
       const time = { time: hhmm(t.bridgeAt) };
       return ["stale", t.bridgeRetained ? format(_("table link down (seen {time})"), time)
@@ -286,6 +296,9 @@
     tile.dataset.match = s && s.match_id !== null && s.match_id !== undefined ? String(s.match_id) : "";
     tile.dataset.seq = s ? String(s.seq) : "";
     tile.dataset.store = s ? storeOf(s) : "";
+    // What the venue calls the table ([table] name, served as table_name), else its id.
+    const called = s && typeof s.table_name === "string" && s.table_name.trim() ? s.table_name : t.id;
+    if (p.name.textContent !== called) p.name.textContent = called;
     if (!playing) {
       p.rack.textContent = "";
       p.flags.replaceChildren();
@@ -359,16 +372,17 @@
     tile.classList.toggle("dead", name !== "online");
     if (t.parts.status.textContent !== words) t.parts.status.textContent = words;
     drawShotClock(t, name === "online", now);
-    // The match's time: the state has no clock of its own (docs/mqtt.md), so it runs from when this page first
-    // saw the match ("≥" when the match was already under way then), stops when the match is won, and stands
-    // still while the table is not live.
+    // The match's time: from its served start (match_started, docs/mqtt.md), or, from a table that does not serve
+    // one, from when this page first saw the match ("≥" when it was already under way then); it stops when the
+    // match is won, and stands still while the table is not live.
     const m = t.match;
     if (m) {
       if (name === "online" && m.end === null) m.pausedAt = null;
       else if (m.pausedAt === null) m.pausedAt = now;
       const until = m.end !== null ? m.end : (m.pausedAt !== null ? m.pausedAt : now);
-      // A match already won when first seen has no time this page could tell.
-      const text = m.partial && m.end === m.since ? "" : `${m.partial ? "\u2265" : ""}${duration(until - m.since)}`;
+      // A match already won when first seen has no time this page could tell (its end is not served).
+      const text = m.wonBefore || (m.partial && m.end === m.since) ? ""
+        : `${m.partial ? "\u2265" : ""}${duration(until - m.since)}`;
       if (t.parts.clock.textContent !== text) t.parts.clock.textContent = text;
     } else if (t.parts.clock.textContent) {
       t.parts.clock.textContent = "";
@@ -439,7 +453,7 @@
   // ---- messages ----------------------------------------------------------------------------------------
   const decoder = new TextDecoder();
 
-  function onState(t, text, retained, now) {
+  function onState(t, text, retained, now, at) {
     let state;
     try {
       state = JSON.parse(text);
@@ -449,12 +463,20 @@
     }
     if (!state || typeof state !== "object" || typeof state.seq !== "number") return;
     board.received[t.id] = (board.received[t.id] || 0) + 1;
+    if (!retained) {
+      arrived.push({ table: t.id, seq: state.seq, t: at, match: state.match_id === undefined ? null : state.match_id });
+      if (arrived.length > DRAWN_MAX) arrived.splice(0, arrived.length - DRAWN_MAX);
+    }
     // A retained copy (given again at every reconnect) is no word from the table; a live one is.
     if (!retained || t.heardAt === null) t.heardAt = now;
     if (!newer(state, t.state)) return;
     const matchKey = `${storeOf(state)}\u0000${state.match_id}`;
     if (state.players && (!t.match || t.match.key !== matchKey)) {
-      t.match = { key: matchKey, since: now, partial: state.seq > 0, end: null, pausedAt: null };
+      // The served start (match_started) when there is one: the real time played, however late the page opened.
+      const begun = Date.parse(state.match_started || "");
+      const known = Number.isFinite(begun);
+      t.match = { key: matchKey, since: known ? begun : now, partial: !known && state.seq > 0, end: null,
+                  pausedAt: null, wonBefore: state.match_winner === 0 || state.match_winner === 1 };
     } else if (!state.players) {
       t.match = null;
     }
@@ -464,6 +486,13 @@
   }
 
   function onMessage(topic, payload, packet) {
+    const at = performance.timeOrigin + performance.now();
+    if (topic === VENUE_LINK) {
+      const value = decoder.decode(payload).trim();
+      if (value !== board.venue.link) board.venue = { link: value, at: Date.now() };
+      schedule();
+      return;
+    }
     const parts = topic.split("/");
     if (parts.length !== 3 || parts[0] !== PREFIX) return;
     const [, id, kind] = parts;
@@ -473,7 +502,7 @@
     const now = Date.now();
     const retained = Boolean(packet && packet.retain);
     if (kind === "state") {
-      onState(t, text, retained, now);
+      onState(t, text, retained, now, at);
     } else if (kind === "availability") {
       const value = text.trim();
       if (value !== t.availability) {
@@ -493,11 +522,16 @@
   }
 
   // ---- the link to the venue broker --------------------------------------------------------------------
+  // Without ?broker: the readers' broker on the box that served the page (its WebSocket, port 9002, path /mqtt:
+  // docs/venue.md). The page's own listener lets no MQTT client in.
+  const READERS_WEBSOCKET_PORT = 9002;
+  const VENUE_LINK = "devetka-venue/link";
   function brokerUrls() {
     const given = params.get("broker");
     if (given) return given.split(",").map((url) => url.trim()).filter(Boolean);
-    if (!location.host) return [];
-    return [`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`];
+    if (!location.hostname) return [];
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return [`${scheme}://${location.hostname}:${READERS_WEBSOCKET_PORT}/mqtt`];
   }
 
   // A refused subscription is asked again after these pauses (the last one repeated), each give or take a quarter.
@@ -612,6 +646,7 @@
         t.availability = null;
         t.bridge = null;
       }
+      board.venue = { link: null, at: 0 };
       // The state at QoS 0, as it is published; a lost one is followed by the next. Availability and the bridge
       // at QoS 1 (at most ?qos): they change seldom and each change matters.
       const topic = (kind) => `${PREFIX}/${ONE || "+"}/${kind}`;
@@ -619,6 +654,7 @@
         [topic("state")]: { qos: 0 },
         [topic("availability")]: { qos: Math.min(1, QOS) },
         [topic("bridge")]: { qos: Math.min(1, QOS) },
+        [VENUE_LINK]: { qos: Math.min(1, QOS) },
       };
       subscribeAll(client, topics);
     });
