@@ -17,7 +17,7 @@ import time
 import pytest
 
 from tests.live import TIMEOUT
-from tests.ui.touchscreen import Touchscreen
+from tests.ui.touchscreen import TouchClock, Touchscreen
 
 SCREEN = (1920, 1080)  # the largest window the tests open: the TV layout
 KIVY_HOME = tempfile.mkdtemp(prefix="devetka-kivy-home-")
@@ -110,7 +110,7 @@ def screen(kivy_window, daemon, size):
 
     from scoreboard.ui.app import DevetkaApp
 
-    app = DevetkaApp(socket_path=str(daemon.socket))
+    app = DevetkaApp(socket_path=str(daemon.socket), touch_clock=TouchClock())
     kivy_window.size = size
     root = app.build()
     app.root = root
