@@ -5,4 +5,4 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-DEVETKA_SOAK=1 exec bash scripts/test.sh -m soak -p no:cacheprovider --durations=0 -q "$@"
+DEVETKA_SOAK=1 exec bash scripts/test.sh -m soak -n 0 -p no:cacheprovider --durations=0 -q "$@"
