@@ -54,7 +54,8 @@ def start_xvfb() -> tuple[subprocess.Popen, str]:
 
 @pytest.fixture(scope="session")
 def kivy_window():
-    """The one Kivy window of this process, 800x480, on its own Xvfb; no input but the tests' touches."""
+    """The one Kivy window of this process, 800x480, on its own Xvfb; no input but the tests' touches; its frames
+    drawn, not shown on the X screen."""
     xvfb, display = start_xvfb()
     os.environ["DISPLAY"] = display
     try:
@@ -69,6 +70,11 @@ def kivy_window():
 
         EventLoop.ensure_window()
         Window.close = lambda *args: None
+        # Frames are drawn (on_draw) but not swapped onto the X screen: nothing in this process reads that screen
+        # (a screenshot renders the root into a texture, export_to_png; touches come through Kivy's input), and
+        # on Mesa's llvmpipe the swap cost 80 ms a frame at 800x480 and 330 ms at 1920x1080, over half of every
+        # touchscreen test. The tests that read the X screen run devetka ui in a process of its own (``display``).
+        Window.flip = lambda: None
         yield Window
     finally:
         xvfb.terminate()
