@@ -8,6 +8,7 @@ builds a new ``DevetkaApp`` into it against a real ``devetka run``.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
@@ -21,6 +22,7 @@ from tests.ui.touchscreen import TouchClock, Touchscreen
 
 SCREEN = (1920, 1080)  # the largest window the tests open: the TV layout
 KIVY_HOME = tempfile.mkdtemp(prefix="devetka-kivy-home-")
+atexit.register(shutil.rmtree, KIVY_HOME, True)  # an xdist worker imports this file even if it runs no UI test
 # KIVY_HOME is a fresh folder, so Kivy's default config: nothing of the machine's ~/.kivy. The clock is
 # devetka ui's own (command.KIVY_ENV). The shot clock's tones go to SDL's silent audio driver: a machine with a
 # sound card must not beep through the suite (tests/ui/test_sound.py hears them through the disk driver).
