@@ -11,7 +11,8 @@ same order, ``--runs`` times each (the languages taking turns), a fresh referee 
 input the state is built once, as the daemon builds it for the input's answer and broadcast (a second build
 would find what the first kept); an input's figure is the best of its runs (the least disturbed). Printed are
 the median, p90 and max over the inputs in microseconds, for each language, and how much more Croatian costs
-than English at the median.
+than English at the median. Timed too is ``Referee.handle`` alone, whose answer's state nobody reads (a test's
+input, a daemon with no watcher): built lazily since issue 28, so no fold trials; before, the whole state.
 
 Nothing is asserted on the figures (tests/test_bench_state.py checks only the output's shape).
 """
@@ -40,37 +41,42 @@ def match_log(racks: int, seed: int) -> list[dict]:
     return [to_json(item) for item in simulated.play_racks(racks)]
 
 
-def state_times(log: list[dict], language: str, folder: Path) -> list[float]:
-    """Seconds to build the state once after each input of ``log``, the table speaking ``language``."""
+def state_times(log: list[dict], language: str, folder: Path) -> tuple[list[float], list[float]]:
+    """Seconds to build the state once after each input of ``log``, the table speaking ``language``; and seconds
+    to handle each input, its answer's state not read."""
     spoken = {} if language == "en" else {"language": language}  # English needs no option: older code has none
     referee = Referee.open(folder / "devetka.sqlite3", settle_after=3600.0, **spoken)
     clock = time.perf_counter
-    times = []
+    times, handled = [], []
     try:
         answer = referee.handle({"cmd": "new_match", "match_start": log[0]})
         assert answer.ok, answer.error
         for item in log[1:]:
+            start = clock()
             answer = referee.handle(item)
+            handled.append(clock() - start)
             assert answer.ok, (item, answer.error)
             start = clock()
             referee.state()
             times.append(clock() - start)
     finally:
         referee.close()
-    return times
+    return times, handled
 
 
-def best_of_runs(log: list[dict], languages: list[str], runs: int) -> dict[str, list[float]]:
-    """Each input's best time over ``runs`` runs of the whole match in each language, each on a store of its own;
-    the languages take turns, so that the machine's load and the process's state weigh on each alike."""
-    best: dict[str, list[float]] = {}
+def best_of_runs(log: list[dict], languages: list[str], runs: int) -> dict[tuple[str, str], list[float]]:
+    """Each input's best time over ``runs`` runs of the whole match in each language, each on a store of its own,
+    keyed by (what, language), what "state" or "handle"; the languages take turns, so that the machine's load and
+    the process's state weigh on each alike."""
+    best: dict[tuple[str, str], list[float]] = {}
     for _ in range(runs):
         for language in languages:
             gc.collect()  # each run from the same start: no garbage of the one before left to collect
             with tempfile.TemporaryDirectory(prefix="devetka-bench-state-") as folder:
-                times = state_times(log, language, Path(folder))
-            kept = best.get(language)
-            best[language] = times if kept is None else [min(a, b) for a, b in zip(kept, times, strict=True)]
+                built, handled = state_times(log, language, Path(folder))
+            for key, times in (("state", language), built), (("handle", language), handled):
+                kept = best.get(key)
+                best[key] = times if kept is None else [min(a, b) for a, b in zip(kept, times, strict=True)]
     return best
 
 
@@ -100,11 +106,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"a simulated match of {racks} racks: {len(log) - 1} inputs after its match_start; the state built once "
           f"after each, {runs} runs, each input's best kept")
     medians = {}
-    for language, times in best_of_runs(log, languages, runs).items():
-        median, p90, most = figures(times)
+    best = best_of_runs(log, languages, runs)
+    for language in languages:
+        median, p90, most = figures(best[("state", language)])
         medians[language] = median
         print(f"state built, [table] language {language!r}: median {median:.0f} us, p90 {p90:.0f} us, "
               f"max {most:.0f} us")
+    for language in languages:
+        median, p90, most = figures(best[("handle", language)])
+        print(f"input handled, its state not read, [table] language {language!r}: median {median:.0f} us, "
+              f"p90 {p90:.0f} us, max {most:.0f} us")
     if {"en", "hr"} <= medians.keys():
         more = (medians["hr"] / medians["en"] - 1) * 100
         print(f"Croatian against English: {more:+.1f} % at the median")

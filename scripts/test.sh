@@ -1,13 +1,28 @@
 #!/usr/bin/env bash
 # Run the whole test suite (or `bash scripts/test.sh ARGS` for pytest ARGS;
 # paths are relative to the repo root). Sets the machine up first.
+# The suite runs on DEVETKA_TEST_WORKERS pytest-xdist workers (default 4: most tests wait on a daemon, a
+# broker, Chromium or a shot clock rather than compute, so two cores keep four busy); `-n 0` in ARGS runs it
+# in one process. A test using a fixture made once per module or package stays on one worker with the rest
+# of them (tests/conftest.py, --dist loadgroup).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
 
+# The tests' temporary folders (tmp_path: the stores, sockets and configs of every daemon) on a RAM filesystem
+# where there is one (/dev/shm on Debian), removed after the run: the store fsyncs every input before answering
+# it (synchronous=FULL), and on a shared disk those waits were over half of an in-process referee test.
+# A kill -9 loses nothing on tmpfs either: the kernel keeps what a killed process wrote.
+basetemp=()
+if [[ -d /dev/shm && -w /dev/shm && "$(stat -f -c %T /dev/shm)" == tmpfs ]]; then
+    shm=$(mktemp -d /dev/shm/dv.XXXXXX)
+    trap 'rm -rf "$shm" || true' EXIT
+    basetemp=(--basetemp "$shm")
+fi
+
 rc=0
-.venv/bin/python -m pytest "$@" || rc=$?
+.venv/bin/python -m pytest -n "${DEVETKA_TEST_WORKERS:-4}" --dist loadgroup "${basetemp[@]}" "$@" || rc=$?
 
 # pytest exits 5 when it collected no tests; a green run with no tests would hide
 # a broken suite, so fail loudly.

@@ -52,3 +52,24 @@ def daemon(tmp_path, daemon_config):
     d.start()
     yield d
     d.kill()
+
+
+_WIDER = ("package", "module", "class")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (``scripts/test.sh`` runs the suite on several workers, ``--dist loadgroup``), a test
+    using a fixture made once per module or package (a staged venue, a NATS cluster, an installed table) runs on
+    the worker that runs the rest of that module or package, so the fixture is still made once; every other test
+    goes to whichever worker is free."""
+    if config.getoption("dist", "no") != "loadgroup":
+        return
+    for item in items:
+        defs = [chain[-1] for chain in item._fixtureinfo.name2fixturedefs.values() if chain]
+        wide = [d for d in defs if d.scope in _WIDER]
+        if not wide:
+            continue
+        widest = min(wide, key=lambda d: _WIDER.index(d.scope))
+        group = widest.baseid if widest.scope == "package" else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group or "root"))

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any, NamedTuple
+from typing import Any
 
 from scoreboard.core import profiles
 from scoreboard.core.actions import actions, refused
@@ -80,19 +80,43 @@ CODES = {
 }
 
 
-class Reply(NamedTuple):
-    """The answer to one request: ``state`` when ok, ``error`` when not; ``changed`` asks for a broadcast."""
+class StaleReply(RuntimeError):
+    """A reply's state read after the referee moved on: it would be a later state than the one answered."""
 
-    ok: bool
-    state: dict[str, Any] | None = None
-    error: str | None = None
-    changed: bool = False
-    wrong_pin: bool = False
-    """A PIN was given and it was wrong: the service counts it against the table (every connection's)."""
-    words: str | None = None
-    """The error in the players' language, where the rules gave it as a message (``error`` stays English)."""
-    code: str | None = None
-    """A refusal's kind (``CODES``, docs/mqtt.md "Refusals"): what a client branches on, never the words."""
+
+class Reply:
+    """The answer to one request: ``state`` when ok, ``error`` when not; ``changed`` asks for a broadcast.
+
+    ``state`` may be given as a function that builds it, called when it is first read: trying every tap on the
+    fold (the served actions) is most of a state's cost, and a sensor's input on a daemon nobody watches, or a
+    test's input whose answer it never reads, needs none of it. The function must refuse (``StaleReply``) once
+    the referee has taken another request.
+    """
+
+    __slots__ = ("ok", "_state", "error", "changed", "wrong_pin", "words", "code")
+
+    def __init__(self, ok: bool, state: dict[str, Any] | Callable[[], dict[str, Any]] | None = None,
+                 error: str | None = None, changed: bool = False, wrong_pin: bool = False,
+                 words: str | None = None, code: str | None = None) -> None:
+        self.ok = ok
+        self._state = state
+        self.error = error
+        self.changed = changed
+        self.wrong_pin = wrong_pin
+        """A PIN was given and it was wrong: the service counts it against the table (every connection's)."""
+        self.words = words
+        """The error in the players' language, where the rules gave it as a message (``error`` stays English)."""
+        self.code = code
+        """A refusal's kind (``CODES``, docs/mqtt.md "Refusals"): what a client branches on, never the words."""
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        if callable(self._state):
+            self._state = self._state()
+        return self._state
+
+    def __repr__(self) -> str:
+        return f"Reply(ok={self.ok!r}, error={self.error!r}, code={self.code!r}, changed={self.changed!r})"
 
 
 #: The state's health entry of the store, there while it cannot write (a full disk, a read-only file).
@@ -260,6 +284,8 @@ class Referee:
         """Why the store's current match could not be resumed (then no match is served); None when it was."""
         self.taken_back: dict[str, Any] | None = None
         """What the last input took back, when it was an ``undo`` or ``undo_shot`` (served until the next change)."""
+        self._moves = 0
+        """Requests and reports taken so far: a reply's state built later than its own must refuse (``Reply``)."""
         self._said = _Kept()
         """The served ruling and undo in words, kept while their verdict and language stay: most inputs (a
         cushion, a pocket) leave the last ruling as it was, and saying it is a third of a state's words."""
@@ -316,6 +342,7 @@ class Referee:
 
     def sensed(self, item: Input) -> Reply:
         """A sensor source's input: its ``t`` (the same monotonic clock) moved onto the match's time."""
+        self._moves += 1
         if item.t is not None:
             item = replace(item, t=item.t - self._base)
         return self._apply(item)
@@ -334,6 +361,7 @@ class Referee:
 
     def health_report(self, report: Health) -> None:
         """Keep a source's word on itself (a line stuck, the link down) for the state."""
+        self._moves += 1
         self.health[(report.source, report.subject)] = report.to_json()
 
     def settle_if_due(self) -> Reply | None:
@@ -341,7 +369,10 @@ class Referee:
         if self.match is None:
             return None
         item = self.timer.due(self.now())
-        return None if item is None else self._apply(item)
+        if item is None:
+            return None
+        self._moves += 1
+        return self._apply(item)
 
     def shot_clock_if_due(self) -> Reply | None:
         """At the shot clock's deadline: the time foul applied (a strike sensor fitted) or proposed for a tap (the
@@ -349,9 +380,11 @@ class Referee:
         if self.match is None:
             return None
         due = self.shot_clock.due(self.now())
+        if due:
+            self._moves += 1
         if isinstance(due, ShotClock):
             return self._apply(due)
-        return Reply(True, self.state(), changed=True) if due else None
+        return Reply(True, self._served(), changed=True) if due else None
 
     def _refuse(self, message: Arg, code: str = "invalid_input", **fields: Any) -> Reply:
         """A refusal in the players' language now."""
@@ -359,6 +392,7 @@ class Referee:
 
     def handle(self, request: Any) -> Reply:
         """One request: a control command (``cmd``) or a match-log input; never raises for a bad request."""
+        self._moves += 1
         if not isinstance(request, dict):
             return self._refuse(msg("a request must be a JSON object"))
         if "cmd" in request:
@@ -368,7 +402,7 @@ class Referee:
     def _command(self, request: dict) -> Reply:
         cmd = request["cmd"]
         if cmd == "state":
-            return Reply(True, self.state())
+            return Reply(True, self._served())
         if cmd == "new_match":
             return self._new_match(request.get("match_start"))
         if cmd == "rack_mode":
@@ -406,7 +440,7 @@ class Referee:
         if not isinstance(on, bool):
             return self._refuse(msg("rack_mode needs on: true or false"))
         self.set_rack_mode(on)
-        return Reply(True, self.state(), changed=True)
+        return Reply(True, self._served(), changed=True)
 
     def _settings(self, request: dict) -> Reply:
         """Read the settings, or check and store changes (all or none); the settle time, the table's language and
@@ -447,7 +481,7 @@ class Referee:
             return self._refuse(NO_PIN, "pin_not_chosen")
         if pin != current:
             return self._refuse(WRONG_PIN, "pin_wrong", wrong_pin=pin is not None)
-        return Reply(True, self.state())
+        return Reply(True, self._served())
 
     def _pin_refusal(self, pin: Any, changes: Any) -> Reply | None:
         """A change of settings needs the PIN; before one is chosen, only the change that chooses it."""
@@ -473,6 +507,7 @@ class Referee:
         return self._pin_chosen
 
     def set_rack_mode(self, on: bool) -> None:
+        self._moves += 1
         self.rack_mode = on
         for source in self.sources:
             source.set_rack_mode(on)
@@ -527,7 +562,7 @@ class Referee:
         self._clock_seen(self.now(), match.state)
         for listener in self.stored:
             listener(0, match_start, None)
-        return Reply(True, self.state(), changed=True)
+        return Reply(True, self._served(), changed=True)
 
     def _input(self, raw: dict) -> Reply:
         try:
@@ -574,7 +609,7 @@ class Referee:
             return self._refuse(error.message, "not_now")
         if match.state is before and match.applied_count == applied and not isinstance(item, Undo):
             self.timer.seen(item, match.state)
-            return Reply(True, self.state())  # applied but changed nothing (a settle on a still table)
+            return Reply(True, self._served())  # applied but changed nothing (a settle on a still table)
         try:
             seq = self.store.append(self.match_id, item)
         except Exception as error:  # not committed: the match must not keep it
@@ -588,7 +623,7 @@ class Referee:
             listener(seq, item, step)
         if self.rack_mode and isinstance(item, Strike):
             self.set_rack_mode(False)  # the next strike ends racking, as the sources' own gates do
-        return Reply(True, self.state(), changed=True)
+        return Reply(True, self._served(), changed=True)
 
     def _clock_seen(self, t: float, state: Any) -> None:
         self._epoch = self._wall() - self.now()
@@ -619,10 +654,10 @@ class Referee:
             "time_foul_proposed": timer.proposed,
         }
 
-    def _clock_actions(self, served: dict[str, Any]) -> dict[str, Any]:
+    def _clock_actions(self, served: dict[str, Any], now: float) -> dict[str, Any]:
         """The rules' clock taps, with the daemon's time: a time foul only once the clock ran out, an extension
         only before."""
-        run_out = self.shot_clock.run_out(self.now())
+        run_out = self.shot_clock.run_out(now)
         if not run_out and served["time_foul"]["ok"]:
             served["time_foul"] = {"ok": False, "why": render(msg("The shot clock has not run out."), self.words())}
         if run_out and served["extension"]["ok"]:
@@ -666,9 +701,21 @@ class Referee:
             self._started = (self.match_id, self.store.started(self.match_id))
         return self._started[1]
 
-    def state(self) -> dict[str, Any]:
+    def _served(self) -> Callable[[], dict[str, Any]]:
+        """The state as it is now, built when a reply's state is first read (``Reply``); refused once the referee
+        has taken another request or report."""
+        made, now = self._moves, self.now()
+
+        def build() -> dict[str, Any]:
+            if self._moves != made:
+                raise StaleReply("a reply's state is read when it is answered: the referee has moved on since")
+            return self.state(now)
+
+        return build
+
+    def state(self, now: float | None = None) -> dict[str, Any]:
         """The state object: the replay state line plus seq, last_verdict, undo, rules and match_id, its words in
-        the players' language (``language``)."""
+        the players' language (``language``), at match time ``now`` (default: the clock's)."""
         match = self.match
         words = self.words()
         out = state_line(match.state if match is not None else None)
@@ -707,7 +754,7 @@ class Referee:
         out["rules"] = match.match_start.options.every()
         out["rules_version"] = match.state.setup.rules_version
         over = match.state.table.match_winner is not None
-        out["actions"] = dict(self._clock_actions(actions(match, words)),
+        out["actions"] = dict(self._clock_actions(actions(match, words), self.now() if now is None else now),
                               rack_mode={"ok": False, "why": render(MATCH_OVER, words)} if over else {"ok": True})
         if "shot_clock" in out:
             out["shot_clock"] = dict(out["shot_clock"], **self._clock_served())

@@ -19,7 +19,7 @@ import orjson
 from scoreboard.core.inputs import Input
 from scoreboard.core.messages import Catalog, Message, msg, render
 from scoreboard.core.rules import Step
-from scoreboard.referee.referee import CODES, Referee
+from scoreboard.referee.referee import CODES, Referee, Reply
 from scoreboard.sensing.interface import Health, Heard, Report
 
 #: A request longer than this is refused unread, on every way in (a line of the local API, an MQTT payload).
@@ -183,7 +183,7 @@ class Service:
         if not reply.ok:
             log.warning("sensor input %s not applied: %s", report.TYPE, reply.error)
         if reply.changed:
-            self.changed(reply.state)
+            self.changed(reply)
 
     def settle_if_due(self) -> None:
         """The settle timer's ``settle``, once the table is quiet: the turn passes with no one tapping."""
@@ -191,7 +191,7 @@ class Service:
         if reply is not None and not reply.ok:
             log.warning("the table was quiet but the settle was not applied: %s", reply.error)
         if reply is not None and reply.changed:
-            self.changed(reply.state)
+            self.changed(reply)
 
     def shot_clock_if_due(self) -> None:
         """At the shot clock's deadline: the time foul applied (a strike sensor) or proposed for a tap (none)."""
@@ -199,11 +199,13 @@ class Service:
         if reply is not None and not reply.ok:
             log.warning("the shot clock ran out but the time foul was not applied: %s", reply.error)
         if reply is not None and reply.changed:
-            self.changed(reply.state)
+            self.changed(reply)
 
-    def changed(self, state: dict[str, Any] | None = None) -> None:
-        """Every watcher gets the state; an applied input's reply already holds it (sensors and the settle timer,
-        the hot path): its served actions are not tried on the fold a second time."""
-        message = self.state() if state is None else dict(state, type="state")
+    def changed(self, reply: Reply | None = None) -> None:
+        """Every watcher gets the state; an applied input's reply builds it (sensors and the settle timer, the hot
+        path): its served actions are not tried on the fold a second time, nor at all with no one watching."""
+        if not self._watchers:
+            return
+        message = self.state() if reply is None else dict(reply.state, type="state")
         for watcher in list(self._watchers):
             watcher(message)

@@ -82,6 +82,14 @@ SCREEN_CHANGE_GUARD_S = 0.3
 TAP_CAUSE_S = 1.0
 #: ... and a button presses again only once released, and this long after its release.
 REPEAT_GUARD_S = 0.15
+
+
+def touch_time() -> float:
+    """Now on the clock touches are stamped on (``touch.time_start``): Kivy's ``time.time()``, or the running app's
+    ``touch_clock`` (a test's, which skips the guards' waits instead of waiting them out)."""
+    return getattr(App.get_running_app(), "touch_clock", time.time)()
+
+
 #: How often the shot clock's face is drawn again from the served deadline.
 CLOCK_TICK_S = 0.1
 #: A tap waits this long at most for the daemon's answer before the frame that shows it is drawn: a frame
@@ -252,7 +260,7 @@ class OnePress:
     def on_touch_up(self, touch: Any) -> bool:
         if touch.uid == self._finger:
             self._finger = None
-            self.released_at = time.time()
+            self.released_at = touch_time()
         return super().on_touch_up(touch)
 
 
@@ -274,12 +282,12 @@ class GuardedRoot(FloatLayout):
     def __init__(self, **kwargs: Any) -> None:
         self.released_at = 0.0
         self.guard_until = 0.0
-        """Touches beginning before this ``time.time()`` are not delivered."""
+        """Touches beginning before this (``touch_time``) are not delivered."""
         self._dropped: set = set()
         super().__init__(**kwargs)
 
     def screen_changed(self) -> None:
-        now = time.time()
+        now = touch_time()
         if now - self.released_at < TAP_CAUSE_S:
             self.guard_until = now + SCREEN_CHANGE_GUARD_S
 
@@ -298,7 +306,7 @@ class GuardedRoot(FloatLayout):
         if touch.uid in self._dropped:
             self._dropped.discard(touch.uid)
             return True
-        self.released_at = time.time()  # before the handlers run: a screen they open is this tap's doing
+        self.released_at = touch_time()  # before the handlers run: a screen they open is this tap's doing
         return super().on_touch_up(touch)
 
 
@@ -727,11 +735,13 @@ class DevetkaApp(App):
     title = "Devetka"
 
     def __init__(self, socket_path: str, config: Any = None, note: str = "", wall: Any = time.time,
-                 splash: bool = False, **kwargs: Any) -> None:
+                 splash: bool = False, touch_clock: Any = time.time, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.note = note
         self.wall = wall
         """The wall clock the shot clock counts down on (the daemon serves its deadline on the same one)."""
+        self.touch_clock = touch_clock
+        """The clock touches are stamped on, which the one-press guards measure with (``touch_time``)."""
         self.splash = splash
         """Draw a first frame as soon as the window opens (``devetka ui``; the tests build into a window of theirs)."""
         from scoreboard.referee.config import Config

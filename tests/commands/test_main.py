@@ -1,4 +1,5 @@
-"""``devetka replay``, run as the installed console script in a subprocess (spec: "Output of devetka replay")."""
+"""``devetka replay`` (spec: "Output of devetka replay"): in the test's process through ``main(argv)`` (tests/cli.py),
+and as the installed console script in a subprocess where the process is what is tested."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli import devetka as in_process
 from tests.paths import EXAMPLES as EXAMPLES_DIR
 
 EXAMPLES = EXAMPLES_DIR
@@ -44,11 +46,9 @@ def devetka() -> list[str]:
 
 
 def run(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """Run ``devetka ARGS``; stdout and stderr come back as bytes."""
-    return subprocess.run(
-        [*devetka(), *args], input=stdin if stdin is not None else b"", capture_output=True,
-        cwd=cwd, timeout=60,
-    )
+    """Run ``devetka ARGS`` in this process (tests/cli.py); stdout and stderr come back as bytes. The tests of
+    the console script and of the environment's language start a process."""
+    return in_process(*args, stdin=stdin, cwd=cwd)
 
 
 def write_log(path: Path, lines: list[str], end: str = "\n") -> Path:

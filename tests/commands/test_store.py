@@ -5,21 +5,22 @@ from __future__ import annotations
 import csv
 import io
 import re
-import subprocess
-import sys
 
 import orjson
 
 from scoreboard.referee.referee import Referee
+from tests.cli import devetka as in_process
 from tests.paths import EXAMPLES, REPO
 
-DEVETKA = [sys.executable, "-m", "scoreboard.commands.main"]
 #: Three matches: two refereed in racks, one in APA points (the examples' logs, played through the referee).
 PLAYED = ["01-push-out-pass", "11-apa-points", "08-stalemate-concede"]
 
 
 def devetka(*args: str, stdin: bytes | None = None) -> bytes:
-    return subprocess.run([*DEVETKA, *args], input=stdin, capture_output=True, check=True).stdout
+    """``devetka ARGS``'s standard output, run in this process (tests/cli.py); it must succeed."""
+    done = in_process(*args, stdin=stdin)
+    assert done.returncode == 0, done.stderr.decode()
+    return done.stdout
 
 
 def store_of_three(tmp_path):

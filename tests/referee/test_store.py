@@ -22,6 +22,7 @@ from scoreboard.core.rules import RuleError
 from scoreboard.matchlog.replay import replay
 from scoreboard.referee.store import Store, StoreError
 from scoreboard.sim.table import SimulatedTable
+from tests.soak import repeats
 
 START = datetime(2026, 11, 29, 20, 0, tzinfo=timezone.utc)
 ANA_BEN = MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0)
@@ -275,9 +276,10 @@ CHILD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.soak
 def test_no_acknowledged_input_is_lost_when_the_writer_is_killed(tmp_path: Path) -> None:
     rng = Random(11)
-    for run_number in range(20):
+    for run_number in range(repeats(5, 20)):  # scripts/soak.sh: 20 writers killed
         path = tmp_path / f"crash-{run_number}.db"
         seed = run_number
         inputs = list(SimulatedTable(seed=seed).play_match())

@@ -8,6 +8,7 @@ builds a new ``DevetkaApp`` into it against a real ``devetka run``.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
@@ -17,10 +18,11 @@ import time
 import pytest
 
 from tests.live import TIMEOUT
-from tests.ui.touchscreen import Touchscreen
+from tests.ui.touchscreen import TouchClock, Touchscreen
 
 SCREEN = (1920, 1080)  # the largest window the tests open: the TV layout
 KIVY_HOME = tempfile.mkdtemp(prefix="devetka-kivy-home-")
+atexit.register(shutil.rmtree, KIVY_HOME, True)  # an xdist worker imports this file even if it runs no UI test
 # KIVY_HOME is a fresh folder, so Kivy's default config: nothing of the machine's ~/.kivy. The clock is
 # devetka ui's own (command.KIVY_ENV). The shot clock's tones go to SDL's silent audio driver: a machine with a
 # sound card must not beep through the suite (tests/ui/test_sound.py hears them through the disk driver).
@@ -54,7 +56,8 @@ def start_xvfb() -> tuple[subprocess.Popen, str]:
 
 @pytest.fixture(scope="session")
 def kivy_window():
-    """The one Kivy window of this process, 800x480, on its own Xvfb; no input but the tests' touches."""
+    """The one Kivy window of this process, 800x480, on its own Xvfb; no input but the tests' touches; its frames
+    drawn, not shown on the X screen."""
     xvfb, display = start_xvfb()
     os.environ["DISPLAY"] = display
     try:
@@ -69,6 +72,11 @@ def kivy_window():
 
         EventLoop.ensure_window()
         Window.close = lambda *args: None
+        # Frames are drawn (on_draw) but not swapped onto the X screen: nothing in this process reads that screen
+        # (a screenshot renders the root into a texture, export_to_png; touches come through Kivy's input), and
+        # on Mesa's llvmpipe the swap cost 80 ms a frame at 800x480 and 330 ms at 1920x1080, over half of every
+        # touchscreen test. The tests that read the X screen run devetka ui in a process of its own (``display``).
+        Window.flip = lambda: None
         yield Window
     finally:
         xvfb.terminate()
@@ -110,7 +118,7 @@ def screen(kivy_window, daemon, size):
 
     from scoreboard.ui.app import DevetkaApp
 
-    app = DevetkaApp(socket_path=str(daemon.socket))
+    app = DevetkaApp(socket_path=str(daemon.socket), touch_clock=TouchClock())
     kivy_window.size = size
     root = app.build()
     app.root = root

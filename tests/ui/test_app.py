@@ -14,7 +14,7 @@ import pytest
 
 from tests.live import ANA_BEN
 from tests.ui.conftest import Table
-from tests.ui.touchscreen import Touchscreen, cap_height
+from tests.ui.touchscreen import TouchClock, Touchscreen, cap_height
 
 LEGAL_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 2},
                {"type": "cushion", "ball": 3}, {"type": "cushion", "ball": 4}, {"type": "cushion", "ball": 5},
@@ -550,7 +550,7 @@ def test_a_double_tap_is_one_press_on_one_screen(screen, table):
     send = screen.app.send
     screen.app.send = lambda request: (sent.append(request), send(request))  # what each touch made the app send
     changed: list[float] = []
-    screen.app.manager.bind(current=lambda *_args: changed.append(time.time()))
+    screen.app.manager.bind(current=lambda *_args: changed.append(screen.clock()))
     screen.touch_at(x, y)
     live = screen.app.manager.get_screen("live")
     screen.wait_for(lambda: screen.app.manager.children == [live], "the live screen alone on the glass")
@@ -559,7 +559,7 @@ def test_a_double_tap_is_one_press_on_one_screen(screen, table):
     assert sent == [{"type": "undo"}] and not screen.app.message  # nothing from Racking, not even its why
     state = table.play({"cmd": "state"})
     assert state["undo"]["type"] == "pocket" and not state["rack_mode"]  # one undo, and Racking not touched
-    time.sleep(0.35)  # a deliberate tap, later
+    screen.clock.skip_to(screen.clock() + 0.35)  # a deliberate tap, later
     screen.touch_at(x, y)
     screen.wait_for(lambda: screen.text("warning").startswith("RACKING"), "racking on, tapped on purpose")
     screen.tap_id("health")
@@ -568,15 +568,15 @@ def test_a_double_tap_is_one_press_on_one_screen(screen, table):
     screen.touch_at(*key.to_window(*key.center))
     screen.touch_at(*key.to_window(*key.center), began=key.released_at + 0.03)  # a double click: one digit
     assert screen.text("dots") == "*"
-    time.sleep(0.2)
+    screen.clock.skip_to(screen.clock() + 0.2)
     screen.touch_at(*key.to_window(*key.center))
     assert screen.text("dots") == "**"
 
 
 def settled(screen: Touchscreen) -> None:
-    """Wait, as a player does, until the last screen change no longer guards the glass."""
-    while time.time() < screen.app.root.guard_until:
-        screen.frames()
+    """Wait, as a player does, until the last screen change no longer guards the glass (skipped on the touch
+    clock)."""
+    screen.clock.skip_to(screen.app.root.guard_until + 0.005)
 
 
 RACK_1_WITH_TWO_BALLS = [*BREAK_POCKETING_3, {"type": "strike"}, {"type": "first_contact", "ball": 1},
@@ -871,7 +871,7 @@ def test_before_the_first_try_the_screen_says_connecting_and_only_a_failed_one_s
 
     from scoreboard.ui.app import DevetkaApp
 
-    app = DevetkaApp(socket_path=str(tmp_path / "none.sock"))
+    app = DevetkaApp(socket_path=str(tmp_path / "none.sock"), touch_clock=TouchClock())
     kivy_window.size = (800, 480)
     root = app.build()
     app.root = root

@@ -13,10 +13,12 @@ import time
 from pathlib import Path
 
 import orjson
+import pytest
 
 from scoreboard.referee.store import Store
 from tests.disks import read_only
 from tests.live import ANA_BEN, DEVETKA, LEGAL_BREAK, TIMEOUT, Daemon
+from tests.soak import repeats
 
 
 def tap(d: Daemon, message: str) -> subprocess.CompletedProcess:
@@ -334,9 +336,10 @@ def test_systemd_ready_only_once_serving_and_watchdog_pings(tmp_path):
         listener.close()
 
 
-KILLS = 100  # at random moments of a simulated match (the issue asks for at least 100)
+KILLS = repeats(20, 100)  # at random moments of a simulated match; scripts/soak.sh kills 100 times
 
 
+@pytest.mark.soak
 def test_kill_9_at_random_moments_of_a_simulated_match(daemon):
     """Kill while an input is in flight (sent, not yet answered): after the restart the state is the fold of
     the store, every acknowledged input is in it, and the in-flight one is in it or not, never half."""
