@@ -227,6 +227,9 @@ class MatchStart:
     apa_skill: tuple[int, int] | None = None
     language: str | None = None
     """The language the players chose for this match's words (``"hr"``); it changes no ruling."""
+    call: str | None = None
+    """The venue director's call this match was begun from (``event/match/n``), so its result goes back to the event;
+    it changes no ruling."""
     v: int = LOG_VERSION
     t: float | None = None
     src: str | None = None
@@ -587,6 +590,9 @@ def apa_skill_of(value: Any) -> tuple[int, int]:
 #: A language tag (BCP 47's shape: "hr", "en-GB"): one Devetka has no words in is said in English.
 _LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}")
 
+#: The longest call id a match_start may carry.
+CALL_MAX = 64
+
 #: The race of a match scored in APA points, where ``race`` was left out: it is not used.
 NO_RACE = (0, 0)
 
@@ -619,6 +625,10 @@ def _match_start(raw: dict[str, Any], t: float | None, src: str | None) -> Match
     if language is not None and (not isinstance(language, str) or not _LANGUAGE_TAG.fullmatch(language)):
         raise InputError(msg('match_start language must be a language tag such as "hr" or "en", not {value}',
                              value=_json(language)))
+    call = raw.get("call")
+    if call is not None and (not isinstance(call, str) or not call or len(call) > CALL_MAX or not call.isprintable()):
+        raise InputError(msg("match_start call must be a director's call id of at most {most} printable characters",
+                             most=CALL_MAX))
     return MatchStart(
         players=players,
         race=race,
@@ -627,6 +637,7 @@ def _match_start(raw: dict[str, Any], t: float | None, src: str | None) -> Match
         table=table,
         apa_skill=apa_skill,
         language=language,
+        call=call,
         t=t,
         src=src,
     )
@@ -777,6 +788,8 @@ def to_json(item: Input) -> dict[str, Any]:
             out["table"] = item.table
         if item.language is not None:
             out["language"] = item.language
+        if item.call is not None:
+            out["call"] = item.call
     else:
         for f in fields(item):
             if f.name in ("t", "src"):

@@ -17,6 +17,7 @@ import orjson
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from scoreboard.director.calls import Caller
 from scoreboard.director.service import Director
 
 QOS = 1
@@ -35,9 +36,10 @@ AVAILABILITY = f"{PREFIX}/{DIRECTOR}/availability"
 
 class DirectorLink:
     def __init__(self, director: Director, loop: asyncio.AbstractEventLoop, host: str, port: int,
-                 username: str | None = None, password: str | None = None) -> None:
+                 username: str | None = None, password: str | None = None, caller: Caller | None = None) -> None:
         self.director = director
         self.loop = loop
+        self.caller = caller
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="devetka-director", protocol=mqtt.MQTTv311)
         if username is not None:
             client.username_pw_set(username, password)
@@ -60,13 +62,21 @@ class DirectorLink:
     def publish(self, event_id: int, state: dict[str, Any]) -> None:
         self.client.publish(event_topic(event_id), orjson.dumps(state), qos=QOS, retain=True)
 
+    def send(self, table: str, request: dict[str, Any]) -> None:
+        """A call (or its withdrawal) to a table's ``cmd``: QoS 1, never retained, queued by the broker for a table
+        that is away."""
+        self.client.publish(f"{PREFIX}/{table}/cmd", orjson.dumps(request), qos=QOS, retain=False)
+
     def _connected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:
             log.warning("the venue broker refused the director: %s", reason)
             return
         client.publish(AVAILABILITY, "online", qos=QOS, retain=True)
-        client.subscribe([(f"{PREFIX}/+/availability", QOS), (f"{PREFIX}/+/state", 0)])
+        client.subscribe([(f"{PREFIX}/+/availability", QOS), (f"{PREFIX}/+/state", QOS),
+                          (f"{PREFIX}/+/cmd/result", QOS)])
         self.loop.call_soon_threadsafe(self._publish_all)
+        if self.caller is not None:
+            self.loop.call_soon_threadsafe(self.caller.resend)
 
     def _publish_all(self) -> None:
         for event_id, _, _ in self.director.store.events():
@@ -77,6 +87,9 @@ class DirectorLink:
 
     def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         parts = message.topic.split("/")
+        if len(parts) == 4 and parts[2:] == ["cmd", "result"] and parts[1] != DIRECTOR:
+            self._answer(parts[1], message.payload)
+            return
         if len(parts) != 3 or parts[1] == DIRECTOR:
             return
         table, kind = parts[1], parts[2]
@@ -88,5 +101,21 @@ class DirectorLink:
             state = orjson.loads(message.payload) if message.payload else {}
         except orjson.JSONDecodeError:
             return
-        in_play = isinstance(state, dict) and bool(state.get("players")) and state.get("match_winner") is None
+        if not isinstance(state, dict):
+            return
+        in_play = bool(state.get("players")) and state.get("match_winner") is None
         self.loop.call_soon_threadsafe(lambda: self.director.table_seen(table, in_play=in_play))
+        if self.caller is not None:
+            caller = self.caller
+            self.loop.call_soon_threadsafe(lambda: caller.table_state(table, state))
+
+    def _answer(self, table: str, payload: bytes) -> None:
+        if self.caller is None:
+            return
+        try:
+            answer = orjson.loads(payload)
+        except orjson.JSONDecodeError:
+            return
+        if isinstance(answer, dict):
+            caller = self.caller
+            self.loop.call_soon_threadsafe(lambda: caller.answered(table, answer))

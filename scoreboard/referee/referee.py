@@ -55,13 +55,15 @@ from scoreboard.core.rules.words import cites, ruling, shot_named
 from scoreboard.core.settle import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.core.stats import counts
 from scoreboard.i18n.catalog import catalog
+from scoreboard.referee import calls
 from scoreboard.referee.config import MatchConfig
 from scoreboard.referee.results import night, result_texts
 from scoreboard.referee.shot_clock import ShotClockTimer
 from scoreboard.referee.store import Store, StoreError, WriteError
 from scoreboard.sensing.interface import Health
 
-COMMANDS = "names, new_match, pin, rack_mode, result, results, settings, state, stats"
+COMMANDS = ("call, call_decline, call_start, names, new_match, pin, rack_mode, result, results, settings, state, "
+            "stats, withdraw")
 
 
 class Reply(NamedTuple):
@@ -75,6 +77,8 @@ class Reply(NamedTuple):
     """A PIN was given and it was wrong: the service counts it against the connection."""
     words: str | None = None
     """The error in the players' language, where the rules gave it as a message (``error`` stays English)."""
+    code: str | None = None
+    """A refusal's stable code, for a machine to act on (the director's calls: ``expired``, ``in_play``, ...)."""
 
 
 #: The state's health entry of the store, there while it cannot write (a full disk, a read-only file).
@@ -197,6 +201,8 @@ class Referee:
         self.shot_clock = ShotClockTimer()
         """When the turn due now runs out (TR20): ``shot_clock_if_due`` acts on it (the event loop calls it)."""
         self.rack_mode = False
+        self.calls = calls.TableCalls(wall)
+        """The venue director's call offered here, and the calls answered (``scoreboard.referee.calls``)."""
         self.sources: list = []
         """The sensor sources, told when rack mode begins and ends (``devetka run`` fills it)."""
         self.stored: list[Callable[[int, Input, Step | None], None]] = []
@@ -306,8 +312,20 @@ class Referee:
             return self._command(request)
         return self._input(request)
 
+    def refuse_with(self, code: str, message: Arg, **fields: Any) -> Reply:
+        """A refusal with its stable ``code``."""
+        return self._refuse(message, code=code, **fields)
+
+    def served(self, changed: bool = False) -> Reply:
+        return Reply(True, self.state(), changed=changed)
+
+    def new_match(self, match_start: Any) -> Reply:
+        return self._new_match(match_start)
+
     def _command(self, request: dict) -> Reply:
         cmd = request["cmd"]
+        if cmd in calls.COMMANDS:
+            return self.calls.handle(self, request)
         if cmd == "state":
             return Reply(True, self.state())
         if cmd == "new_match":
@@ -581,6 +599,8 @@ class Referee:
         out["shot_in_progress"] = match is not None and match.state.shot is not None
         out["profiles"] = self.profiles
         out["profile_locked"] = self.defaults.locked
+        out["call"] = self.calls.served(words)
+        out["match_call"] = match.match_start.call if match is not None else None
         if match is None:
             out.update(last_verdict=None, undo=None, undo_shot=None, taken_back=None, shot_reopened=False,
                        rules=None, rules_version=None,

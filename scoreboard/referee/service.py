@@ -159,10 +159,13 @@ class Service:
             self._count_wrong_pin(caller)
         if reply.ok:
             answer({"id": request_id, "ok": True, "state": reply.state})
-        elif reply.words is not None:
-            answer({"id": request_id, "ok": False, "error": reply.error, "words": reply.words})
         else:
-            answer({"id": request_id, "ok": False, "error": reply.error})
+            refused = {"id": request_id, "ok": False, "error": reply.error}
+            if reply.words is not None:
+                refused["words"] = reply.words
+            if reply.code is not None:
+                refused["code"] = reply.code
+            answer(refused)
         if reply.changed:
             self.changed()
 
