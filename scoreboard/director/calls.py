@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from scoreboard.event.core import calls as rules
+from scoreboard.event.core.fold import MatchView
 from scoreboard.event.core.records import Called, EventError, Record, Released, Result, Started
 from scoreboard.event.store import EventStoreError
 
@@ -86,28 +87,40 @@ class Caller:
             reason = "not_now" if call["status"] == "declined" else str(call.get("code") or call["status"])
             self._release(table, call.get("id"), reason)
         named = rules.parse_call_id(state.get("match_call"))
+        if named is not None and state.get("match_winner") is None:
+            event_id, match, n = named
+            view = self._view(event_id, match)
+            if view is not None and view.status == "called" and view.call == n and view.table == table:
+                self._take(event_id, Started(match, table))
+        store = state.get("store")
+        results = state.get("called_results")
+        if isinstance(store, str) and isinstance(results, list):
+            for result in results:
+                if isinstance(result, dict):
+                    self._result(table, store, result)
+
+    def _view(self, event_id: int, match: str) -> MatchView | None:
+        try:
+            return self.director.store.event(event_id).match(match)
+        except EventStoreError:
+            return None
+
+    def _result(self, table: str, store: str, result: dict[str, Any]) -> None:
+        """A called match won at ``table``: its result, once (the same store, match id and score count once)."""
+        named = rules.parse_call_id(result.get("call"))
         if named is None:
             return
-        event_id, match, n = named
-        try:
-            view = self.director.store.event(event_id).match(match)
-        except EventStoreError:
+        event_id, match, _ = named
+        view = self._view(event_id, match)
+        if view is None or view.status == "done":
+            return  # counted already (a second result for it would be a correction, with a reason, by hand)
+        score = result.get("points") if view.skills is not None else result.get("score")
+        match_id, seq = result.get("match_id"), result.get("seq")
+        if not isinstance(score, list) or len(score) != 2 or not isinstance(match_id, int):
+            log.warning("table %s served a result the event cannot read: %s", table, result)
             return
-        if view is None:
-            return
-        if state.get("match_winner") is None:
-            if view.status == "called" and view.call == n and view.table == table:
-                self._take(event_id, Started(match, table))
-            return
-        score = state.get("points") if state.get("points") is not None and view.skills is not None \
-            else state.get("score")
-        store, match_id, seq = state.get("store"), state.get("match_id"), state.get("seq")
-        if not isinstance(score, list) or not isinstance(store, str) or not isinstance(match_id, int):
-            return
-        try:
-            self._take(event_id, Result(match, (score[0], score[1]), store, match_id, seq))
-        except (TypeError, IndexError):
-            log.warning("table %s served no score the event can read: %s", table, score)
+        self._take(event_id, Result(match, (score[0], score[1]), store, match_id,
+                                    seq if isinstance(seq, int) else None))
 
     def _release(self, table: str, call_id: Any, reason: str) -> None:
         named = rules.parse_call_id(call_id)

@@ -22,9 +22,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from scoreboard.core import profiles
-from scoreboard.core.inputs import CALL_MAX, InputError, parse
+from scoreboard.core.inputs import CALL_MAX, InputError, MatchStart, parse
+from scoreboard.core.match import Match
 from scoreboard.core.messages import Message, msg, render
 from scoreboard.core.messages import to_json as message_json
+from scoreboard.core.output import state_line
+from scoreboard.core.rules import RuleError
+from scoreboard.referee.results import night_start
+from scoreboard.referee.store import StoreError
 
 if TYPE_CHECKING:
     from scoreboard.referee.referee import Referee, Reply
@@ -32,6 +37,8 @@ if TYPE_CHECKING:
 COMMANDS = ("call", "withdraw", "call_start", "call_decline")
 #: How many answered calls the table remembers, to answer a call sent again the same way.
 REMEMBERED = 256
+#: How many called matches' results the state serves: the night's, so none is lost while the venue is away.
+RESULTS_SERVED = 32
 
 
 def said(call: dict[str, Any]) -> Message:
@@ -73,6 +80,8 @@ class TableCalls:
         self.last: dict[str, Any] | None = None
         self._answered: OrderedDict[str, str] = OrderedDict()
         """Call id -> what it came to: offered, started, declined, or a refusal's code."""
+        self._results: OrderedDict[int, dict[str, Any]] | None = None
+        """Match id -> the result of a called match won here (read from the store at first, then kept)."""
 
     def handle(self, referee: Referee, request: dict[str, Any]) -> Reply:
         cmd = request["cmd"]
@@ -97,6 +106,23 @@ class TableCalls:
         return {"id": call["id"], "status": "offered", "match": call["match"],
                 "players": call["match_start"]["players"], "words": render(said_now, words),
                 "message": message_json(said_now)}
+
+    def results(self, referee: Referee, served: dict[str, Any]) -> list[dict[str, Any]]:
+        """The state's ``called_results``: every called match won at this table lately, the one in ``served`` too,
+        each with its call, match id, last seq and score (and APA points): the director takes them from the
+        retained state, so a result made while the venue was away, or followed at once by the next match, arrives."""
+        if self._results is None:
+            self._results = _stored_results(referee)
+        match = referee.match
+        if match is not None and match.match_start.call is not None and referee.match_id is not None:
+            if served.get("match_winner") is None:
+                self._results.pop(referee.match_id, None)
+            else:
+                self._results[referee.match_id] = _result(match.match_start.call, referee.match_id, referee.seq,
+                                                          served)
+                while len(self._results) > RESULTS_SERVED:
+                    self._results.popitem(last=False)
+        return list(self._results.values())
 
     def _remember(self, call_id: str, outcome: str) -> None:
         self._answered[call_id] = outcome
@@ -192,3 +218,33 @@ def _start_of(referee: Referee, call: dict[str, Any]) -> dict[str, Any]:
         start.setdefault("rules", referee.defaults.rules.to_json())
     parse(start)
     return start
+
+
+def _result(call_id: str, match_id: int, seq: int, served: dict[str, Any]) -> dict[str, Any]:
+    out = {"call": call_id, "match_id": match_id, "seq": seq, "score": served["score"],
+           "winner": served["match_winner"]}
+    if served.get("points") is not None:
+        out["points"] = served["points"]
+    return out
+
+
+def _stored_results(referee: Referee) -> OrderedDict[int, dict[str, Any]]:
+    """Tonight's called matches won here (the store's last ``RESULTS_SERVED``), folded once when first served."""
+    found: OrderedDict[int, dict[str, Any]] = OrderedDict()
+    try:
+        tonight = referee.store.matches(night_start(referee.store))
+    except StoreError:  # a store with no clock (read-only): nothing to serve
+        return found
+    for summary in tonight[-RESULTS_SERVED:]:
+        if summary.winner is None or summary.id == referee.match_id:
+            continue
+        try:
+            log = referee.store.log(summary.id)
+            start = log[0]
+            if not isinstance(start, MatchStart) or start.call is None:
+                continue
+            state = Match.resume(log, referee.store.rules_version(summary.id)).closed().state
+        except (StoreError, RuleError):
+            continue
+        found[summary.id] = _result(start.call, summary.id, len(log) - 1, state_line(state))
+    return found

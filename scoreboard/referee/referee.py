@@ -601,6 +601,7 @@ class Referee:
         out["profile_locked"] = self.defaults.locked
         out["call"] = self.calls.served(words)
         out["match_call"] = match.match_start.call if match is not None else None
+        out["called_results"] = self.calls.results(self, out)
         if match is None:
             out.update(last_verdict=None, undo=None, undo_shot=None, taken_back=None, shot_reopened=False,
                        rules=None, rules_version=None,

@@ -97,7 +97,8 @@ def test_a_call_carries_its_id_its_match_start_and_its_expiry_and_a_new_call_has
 
 def test_an_apa_match_is_called_with_the_skill_levels():
     teams = [{"name": "Sharks", "players": [{"name": n, "skill": 3} for n in ("Ana", "A2", "A3", "A4", "A5")]},
-             {"name": "Jets", "players": [{"name": n, "skill": 5} for n in ("Ben", "B2", "B3", "B4")] + [{"name": "B5", "skill": 2}]}]
+             {"name": "Jets", "players": [{"name": n, "skill": 5} for n in ("Ben", "B2", "B3", "B4")]
+              + [{"name": "B5", "skill": 2}]}]
     event = Event.fold([Created({"name": "APA", "format": "apa_team", "teams": teams})])
     event.apply(PutUpRecord(0, "Ana"))
     event.apply(PutUpRecord(1, "Ben"))

@@ -113,3 +113,30 @@ def test_the_call_is_said_in_the_players_language(tmp_path):
         assert shown["words"] == "Poziv: Ana - Ben, igra se na 7, 2. kolo pobjednika"
     finally:
         referee.close()
+
+
+NINE_ON_THE_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
+                     {"type": "settle"}]
+
+
+def test_a_called_match_won_is_served_until_well_after_the_next_match_and_across_a_restart(tmp_path):
+    path = tmp_path / "devetka.db"
+    referee = Referee.open(path, wall=lambda: NOW)
+    try:
+        race_to_one = {"players": ["Ana", "Ben"], "race": [1, 1], "breaker": 0}
+        referee.handle({"cmd": "call", "call": {**CALL, "profile": "wpa", "match_start": race_to_one}})
+        assert referee.handle({"cmd": "call_start", "call": CALL["id"]}).ok
+        assert referee.state()["called_results"] == []  # begun, not won
+        for item in NINE_ON_THE_BREAK:
+            state = referee.handle(item).state
+        won = {"call": CALL["id"], "match_id": state["match_id"], "seq": state["seq"], "score": [1, 0], "winner": 0}
+        assert state["called_results"] == [won]
+        assert referee.handle({"cmd": "new_match", "match_start": {"players": ["Eva", "Fran"], "race": [3, 3]}}).ok
+        assert referee.state()["called_results"] == [won]  # the next match (not called) does not hide it
+    finally:
+        referee.close()
+    again = Referee.open(path, wall=lambda: NOW)
+    try:
+        assert again.state()["called_results"] == [won]
+    finally:
+        again.close()
