@@ -228,8 +228,8 @@ class MatchStart:
     language: str | None = None
     """The language the players chose for this match's words (``"hr"``); it changes no ruling."""
     call: str | None = None
-    """The venue director's call this match was begun from (``event/match/n``), so its result goes back to the event;
-    it changes no ruling."""
+    """The venue director's call this match was begun from (``store/event/match/n``), so its result goes back to
+    the event; it changes no ruling."""
     v: int = LOG_VERSION
     t: float | None = None
     src: str | None = None

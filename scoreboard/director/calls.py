@@ -31,11 +31,17 @@ class Caller:
     def __init__(self, director: Any, now: Callable[[], float], send: Send,
                  answer_within: float = rules.ANSWER_WITHIN_S, say: Callable[[str], None] = log.info) -> None:
         self.director = director
+        self.store_id = str(director.store.id)
         self.now = now
         self.send = send
         self.answer_within = answer_within
         self.say = say
         """Told a line per call made (``call: MATCH to TABLE``): ``devetka director`` prints it."""
+        self.offered: set[str] = set()
+        """Calls their table answered ``ok`` (offered to the players): these no longer run out."""
+        self.since = now()
+        """When the calls were last sent (at start, at every reconnect): none runs out before its tables could answer
+        again."""
 
     def _take(self, event_id: int, record: Record) -> bool:
         try:
@@ -53,10 +59,12 @@ class Caller:
         if event.spec.format != "apa_team" and event.order is None:
             return
         now = self.now()
-        for view in rules.expired(event, now):
+        for view in rules.expired(event, now) if now >= self.since + self.answer_within else ():
             assert view.table is not None and view.call is not None
+            if rules.call_id(self.store_id, event_id, view.id, view.call) in self.offered:
+                continue
             if self._take(event_id, Released(view.id, view.table, "expired")):
-                self.send(view.table, _withdraw(rules.call_id(event_id, view.id, view.call)))
+                self.send(view.table, _withdraw(rules.call_id(self.store_id, event_id, view.id, view.call)))
         event = self.director.store.event(event_id)
         for match, table in rules.next_calls(event, self.director.free_tables()):
             if self._take(event_id, Called(match, table, now + self.answer_within)):
@@ -65,6 +73,8 @@ class Caller:
 
     def resend(self, event_id: int | None = None, match: str | None = None) -> None:
         """Send the standing calls (one match's, or all of them: after the director or its link starts again)."""
+        if match is None:
+            self.since = self.now()
         event_id = event_id if event_id is not None else self.director.store.latest()
         if event_id is None:
             return
@@ -72,21 +82,25 @@ class Caller:
         for view in event.matches():
             if view.status == "called" and view.call is not None and view.table is not None \
                     and (match is None or view.id == match):
-                call = rules.call_of(event, event_id, view)
+                call = rules.call_of(event, self.store_id, event_id, view)
                 self.send(view.table, {"id": call["id"], "cmd": "call", "call": call})
 
     def answered(self, table: str, answer: dict[str, Any]) -> None:
         """A table's answer on ``cmd/result``: a refused call is released, to be called elsewhere."""
-        if answer.get("ok") is False and isinstance(answer.get("code"), str):
+        if answer.get("ok") is True and isinstance(answer.get("id"), str):
+            self.offered.add(answer["id"])
+        elif answer.get("ok") is False and isinstance(answer.get("code"), str):
             self._release(table, answer.get("id"), answer["code"])
 
     def table_state(self, table: str, state: dict[str, Any]) -> None:
         """A table's retained state: a call declined or refused, a called match begun, or won."""
         call = state.get("call")
+        if isinstance(call, dict) and call.get("status") == "offered" and isinstance(call.get("id"), str):
+            self.offered.add(call["id"])
         if isinstance(call, dict) and call.get("status") in ("declined", "refused", "withdrawn"):
             reason = "not_now" if call["status"] == "declined" else str(call.get("code") or call["status"])
             self._release(table, call.get("id"), reason)
-        named = rules.parse_call_id(state.get("match_call"))
+        named = rules.parse_call_id(state.get("match_call"), self.store_id)
         if named is not None and state.get("match_winner") is None:
             event_id, match, n = named
             view = self._view(event_id, match)
@@ -107,7 +121,7 @@ class Caller:
 
     def _result(self, table: str, store: str, result: dict[str, Any]) -> None:
         """A called match won at ``table``: its result, once (the same store, match id and score count once)."""
-        named = rules.parse_call_id(result.get("call"))
+        named = rules.parse_call_id(result.get("call"), self.store_id)
         if named is None:
             return
         event_id, match, _ = named
@@ -123,7 +137,7 @@ class Caller:
                                     seq if isinstance(seq, int) else None))
 
     def _release(self, table: str, call_id: Any, reason: str) -> None:
-        named = rules.parse_call_id(call_id)
+        named = rules.parse_call_id(call_id, self.store_id)
         if named is None:
             return
         event_id, match, n = named

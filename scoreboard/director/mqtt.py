@@ -73,7 +73,7 @@ class DirectorLink:
             return
         client.publish(AVAILABILITY, "online", qos=QOS, retain=True)
         client.subscribe([(f"{PREFIX}/+/availability", QOS), (f"{PREFIX}/+/state", QOS),
-                          (f"{PREFIX}/+/cmd/result", QOS)])
+                          (f"{PREFIX}/+/cmd/result", QOS), (f"{PREFIX}/+/bridge", QOS)])
         self.loop.call_soon_threadsafe(self._publish_all)
         if self.caller is not None:
             self.loop.call_soon_threadsafe(self.caller.resend)
@@ -96,6 +96,12 @@ class DirectorLink:
         if kind == "availability":
             online = message.payload == b"online"
             self.loop.call_soon_threadsafe(lambda: self.director.table_seen(table, online=online))
+            return
+        if kind == "bridge":
+            bridged = message.payload != b"0"
+            self.loop.call_soon_threadsafe(lambda: self.director.table_seen(table, bridged=bridged))
+            return
+        if kind != "state":
             return
         try:
             state = orjson.loads(message.payload) if message.payload else {}

@@ -103,9 +103,10 @@ def test_an_event_is_called_to_the_free_tables_and_every_result_comes_back_once(
     again = offered(tables["t1"])
     assert again["match"] == "W1-2" and again["id"] != second["id"]
     play(tables["t1"], again["id"])
-    final = offered(tables["t2"])  # W2-1 goes to the table now free
+    at = until(lambda: status(director)["W2-1"], lambda m: m["status"] == "called")["table"]
+    final = offered(tables[at])
     assert final["words"] == "Called: Ana - Ben, race to 1, winners' round 2"
-    play(tables["t2"], final["id"])
+    play(tables[at], final["id"])
     assert until(lambda: status(director), lambda s: s["winner"] is not None)["winner"] == "Ana"
     records = ask(director.socket, {"cmd": "status"})["state"]["records"]
     time.sleep(2)  # the retained states are seen again at every reconnect: nothing more is counted

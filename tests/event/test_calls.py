@@ -84,13 +84,13 @@ def test_a_call_carries_its_id_its_match_start_and_its_expiry_and_a_new_call_has
     event = drawn(profile="wpa")
     event.apply(Called("W1-1", "t1", 100.0))
     view = event.match("W1-1")
-    call = call_of(event, 7, view)
-    assert call == {"id": "7/W1-1/2", "event": "N", "match": "W1-1", "round": "W1", "side": "winners",
+    call = call_of(event, "s1", 7, view)
+    assert call == {"id": "s1/7/W1-1/2", "event": "N", "match": "W1-1", "round": "W1", "side": "winners",
                     "match_start": {"type": "match_start", "v": 1, "players": ["Ana", "Dino"], "breaker": 0,
                                     "race": [3, 3]}, "profile": "wpa", "expires": 100.0}
     event.apply(Released("W1-1", "t1", "expired"))
     event.apply(Called("W1-1", "t2", 200.0))
-    assert call_of(event, 7, event.match("W1-1"))["id"] == "7/W1-1/4"
+    assert call_of(event, "s1", 7, event.match("W1-1"))["id"] == "s1/7/W1-1/4"
     event.apply(Result("W1-1", (3, 1), "s1", 1))
     assert event.match("W1-1").call is None
 
@@ -103,10 +103,10 @@ def test_an_apa_match_is_called_with_the_skill_levels():
     event.apply(PutUpRecord(0, "Ana"))
     event.apply(PutUpRecord(1, "Ben"))
     event.apply(Called("APA-1", "t1", 10.0))
-    start = call_of(event, 1, event.match("APA-1"))["match_start"]
+    start = call_of(event, "s1", 1, event.match("APA-1"))["match_start"]
     assert start["apa_skill"] == [3, 5] and "race" not in start
 
 
-@pytest.mark.parametrize("text", ["1/W1-1", "x/W1-1/3", "1//3", None, 5, "1/W1-1/3/4"])
-def test_anything_but_a_call_id_is_not_one(text):
-    assert parse_call_id(text) is None
+@pytest.mark.parametrize("text", ["s/1/W1-1", "s/x/W1-1/3", "s/1//3", None, 5, "s/1/W1-1/3/4", "t/1/W1-1/3"])
+def test_anything_but_one_of_this_store_s_call_ids_is_not_one(text):
+    assert parse_call_id(text, "s") is None

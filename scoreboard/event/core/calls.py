@@ -12,8 +12,10 @@ table pinned for a ready match is kept for it. A table with a call standing is n
 ...                     Draw(("Ana", "Ben", "Cvita", "Dino"))])
 >>> next_calls(event, free=["t2", "tv", "t1"])
 [('W1-1', 't1'), ('W1-2', 't2')]
->>> call_id(1, "W1-1", 3), parse_call_id("1/W1-1/3")
-('1/W1-1/3', (1, 'W1-1', 3))
+>>> call_id("5e1f0a", 1, "W1-1", 3)
+'5e1f0a/1/W1-1/3'
+>>> parse_call_id("5e1f0a/1/W1-1/3", "5e1f0a"), parse_call_id("c0ffee/1/W1-1/3", "5e1f0a")
+((1, 'W1-1', 3), None)
 """
 
 from __future__ import annotations
@@ -27,20 +29,21 @@ from scoreboard.event.core.fold import Event, MatchView
 ANSWER_WITHIN_S = 60.0
 
 
-def call_id(event_id: int, match: str, n: int) -> str:
-    """A call's id: the event, the match and the number of its ``called`` record, so the same call keeps its id
-    across a restart of the director and a new call of the same match never has the old one's."""
-    return f"{event_id}/{match}/{n}"
+def call_id(store: str, event_id: int, match: str, n: int) -> str:
+    """A call's id: the director's store (its lasting id), the event, the match and the number of its ``called``
+    record, so the same call keeps its id across a restart of the director, and a new call (of the same match, or
+    of another director's event) never has an old one's."""
+    return f"{store}/{event_id}/{match}/{n}"
 
 
-def parse_call_id(text: Any) -> tuple[int, str, int] | None:
-    """(event, match, n) of a call id, or None for anything else."""
+def parse_call_id(text: Any, store: str) -> tuple[int, str, int] | None:
+    """(event, match, n) of one of ``store``'s call ids, or None for anything else."""
     if not isinstance(text, str):
         return None
     parts = text.split("/")
-    if len(parts) != 3 or not parts[0].isdigit() or not parts[2].isdigit() or not parts[1]:
+    if len(parts) != 4 or parts[0] != store or not parts[1].isdigit() or not parts[3].isdigit() or not parts[2]:
         return None
-    return int(parts[0]), parts[1], int(parts[2])
+    return int(parts[1]), parts[2], int(parts[3])
 
 
 def venue_order(event: Event, tables: Iterable[str]) -> list[str]:
@@ -79,7 +82,7 @@ def expired(event: Event, now: float) -> list[MatchView]:
             if v.status == "called" and v.expires is not None and v.expires <= now]
 
 
-def call_of(event: Event, event_id: int, view: MatchView) -> dict[str, Any]:
+def call_of(event: Event, store: str, event_id: int, view: MatchView) -> dict[str, Any]:
     """The call as it goes to the table: its id, the ``match_start`` to begin (the table adds the profile's rules to
     its own sensors), the profile, its expiry and what the screen says of it."""
     assert view.call is not None and view.players[0] is not None and view.players[1] is not None
@@ -88,6 +91,6 @@ def call_of(event: Event, event_id: int, view: MatchView) -> dict[str, Any]:
         start["apa_skill"] = list(view.skills)
     elif view.race is not None:
         start["race"] = list(view.race)
-    return {"id": call_id(event_id, view.id, view.call), "event": event.spec.name, "match": view.id,
+    return {"id": call_id(store, event_id, view.id, view.call), "event": event.spec.name, "match": view.id,
             "round": view.round, "side": view.side, "match_start": start,
             "profile": event.spec.profile, "expires": view.expires}
