@@ -492,6 +492,8 @@
 "match_start players: a name may hold only printable characters, not {odd}": "match_start players: ime smije sadržavati samo vidljive znakove, a ne {odd}",
 "match_start race must be [n0, n1], racks to win, each at least 1": "match_start race mora biti [n0, n1], partije za pobjedu, svaka najmanje 1",
 "match_start race: racks to win are at most {most}, not {value}": "match_start race: broj partija za pobjedu najviše je {most}, a ne {value}",
+"match_start start_score counts racks: a match scored in APA points cannot be continued from one": "match_start start_score broji partije: meč koji se boduje APA bodovima ne može se nastaviti od njega",
+"match_start start_score must be [n0, n1], racks won so far, each below its race {race}, not {value}": "match_start start_score mora biti [n0, n1], dosad osvojene partije, svaka ispod svoje granice {race}, a ne {value}",
 "match_start table must be a string of at most {most} printable characters": "match_start table mora biti tekst od najviše {most} vidljivih znakova",
 "match_start v must be {version} (the log version read here), not {value}": "match_start v mora biti {version} (inačica zapisa koju ovo čita), a ne {value}",
 "match_start: the venue locked the rules to profile \"{profile}\": rules.{option} must be {value}": "match_start: lokal je zaključao pravila na profil \"{profile}\": rules.{option} mora biti {value}",
