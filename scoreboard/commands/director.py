@@ -25,7 +25,8 @@ def run(args: argparse.Namespace) -> int:
                                                                             error=error.strerror), file=sys.stderr)
             return 2
     try:
-        asyncio.run(serve(args.store, args.socket, args.mqtt_host, args.mqtt_port, args.mqtt_user, password))
+        asyncio.run(serve(args.store, args.socket, args.mqtt_host, args.mqtt_port, args.mqtt_user, password,
+                          args.answer_within))
     except EventStoreError as error:
         print(f"devetka director: {said(error.message)}", file=sys.stderr)
         return 1
@@ -50,4 +51,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     director.add_argument("--mqtt-user", metavar="NAME", help=_("the director's login on the venue broker"))
     director.add_argument("--mqtt-password-file", metavar="FILE",
                           help=_("a file holding its password (never on the command line, where ps shows it)"))
+    director.add_argument("--answer-within", type=float, metavar="SECONDS",
+                          help=_("how long a called table has to answer before the match is called elsewhere "
+                                 "(default: {seconds})").format(seconds=60))
     director.set_defaults(run=run)

@@ -232,6 +232,12 @@ class MatchStart:
     apa_skill: tuple[int, int] | None = None
     language: str | None = None
     """The language the players chose for this match's words (``"hr"``); it changes no ruling."""
+    start_score: tuple[int, int] | None = None
+    """A continued match (moved from another table): the racks each player had won there. Rack ``sum + 1`` is
+    racked, ``breaker`` breaking it; the race is still ``race``."""
+    call: str | None = None
+    """The venue director's call this match was begun from (``store/event/match/n``), so its result goes back to
+    the event; it changes no ruling."""
     v: int = LOG_VERSION
     t: float | None = None
     src: str | None = None
@@ -592,8 +598,29 @@ def apa_skill_of(value: Any) -> tuple[int, int]:
 #: A language tag (BCP 47's shape: "hr", "en-GB"): one Devetka has no words in is said in English.
 _LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}")
 
+#: The longest call id a match_start may carry.
+CALL_MAX = 64
+
 #: The race of a match scored in APA points, where ``race`` was left out: it is not used.
 NO_RACE = (0, 0)
+
+
+def _start_score(value: Any, race: tuple[int, int], apa: bool) -> tuple[int, int] | None:
+    """A continued match's racks won so far: each below its player's race (else the match was over).
+
+    >>> _start_score([2, 3], (5, 5), False)
+    (2, 3)
+    """
+    if value is None:
+        return None
+    if apa:
+        raise InputError(msg("match_start start_score counts racks: a match scored in APA points cannot be "
+                             "continued from one"))
+    if (not isinstance(value, list) or len(value) != 2 or not all(_is_int(n) and n >= 0 for n in value)
+            or value[0] >= race[0] or value[1] >= race[1]):
+        raise InputError(msg("match_start start_score must be [n0, n1], racks won so far, each below its race "
+                             "{race}, not {value}", race=_json(list(race)), value=_json(value)))
+    return value[0], value[1]
 
 
 def _match_start(raw: dict[str, Any], t: float | None, src: str | None) -> MatchStart:
@@ -624,6 +651,11 @@ def _match_start(raw: dict[str, Any], t: float | None, src: str | None) -> Match
     if language is not None and (not isinstance(language, str) or not _LANGUAGE_TAG.fullmatch(language)):
         raise InputError(msg('match_start language must be a language tag such as "hr" or "en", not {value}',
                              value=_json(language)))
+    start_score = _start_score(raw.get("start_score"), race, options.apa)
+    call = raw.get("call")
+    if call is not None and (not isinstance(call, str) or not call or len(call) > CALL_MAX or not call.isprintable()):
+        raise InputError(msg("match_start call must be a director's call id of at most {most} printable characters",
+                             most=CALL_MAX))
     return MatchStart(
         players=players,
         race=race,
@@ -632,6 +664,8 @@ def _match_start(raw: dict[str, Any], t: float | None, src: str | None) -> Match
         table=table,
         apa_skill=apa_skill,
         language=language,
+        start_score=start_score,
+        call=call,
         t=t,
         src=src,
     )
@@ -782,6 +816,10 @@ def to_json(item: Input) -> dict[str, Any]:
             out["table"] = item.table
         if item.language is not None:
             out["language"] = item.language
+        if item.start_score is not None:
+            out["start_score"] = list(item.start_score)
+        if item.call is not None:
+            out["call"] = item.call
     else:
         for f in fields(item):
             if f.name in ("t", "src"):

@@ -23,6 +23,7 @@ import orjson
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from scoreboard.director.calls import Caller
 from scoreboard.director.service import Director
 
 QOS = 1
@@ -46,9 +47,10 @@ def answer_topic(page: str) -> str:
 
 class DirectorLink:
     def __init__(self, director: Director, loop: asyncio.AbstractEventLoop, host: str, port: int,
-                 username: str | None = None, password: str | None = None) -> None:
+                 username: str | None = None, password: str | None = None, caller: Caller | None = None) -> None:
         self.director = director
         self.loop = loop
+        self.caller = caller
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="devetka-director", protocol=mqtt.MQTTv311)
         if username is not None:
             client.username_pw_set(username, password)
@@ -71,13 +73,21 @@ class DirectorLink:
     def publish(self, event_id: int, state: dict[str, Any]) -> None:
         self.client.publish(event_topic(event_id), orjson.dumps(state), qos=QOS, retain=True)
 
+    def send(self, table: str, request: dict[str, Any]) -> None:
+        """A call (or its withdrawal) to a table's ``cmd``: QoS 1, never retained, queued by the broker for a table
+        that is away."""
+        self.client.publish(f"{PREFIX}/{table}/cmd", orjson.dumps(request), qos=QOS, retain=False)
+
     def _connected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:
             log.warning("the venue broker refused the director: %s", reason)
             return
         client.publish(AVAILABILITY, "online", qos=QOS, retain=True)
-        client.subscribe([(f"{PREFIX}/+/availability", QOS), (f"{PREFIX}/+/state", 0), (REQUESTS, QOS)])
+        client.subscribe([(f"{PREFIX}/+/availability", QOS), (f"{PREFIX}/+/state", QOS), (REQUESTS, QOS),
+                          (f"{PREFIX}/+/cmd/result", QOS), (f"{PREFIX}/+/bridge", QOS)])
         self.loop.call_soon_threadsafe(self._publish_all)
+        if self.caller is not None:
+            self.loop.call_soon_threadsafe(self.caller.resend)
 
     def _publish_all(self) -> None:
         for event_id, _, _ in self.director.store.events():
@@ -86,7 +96,8 @@ class DirectorLink:
             except Exception as error:  # an event that no longer folds is said, and the others still go out
                 log.warning("event %s not published: %s", event_id, error)
 
-    def _answer(self, page: str, payload: bytes) -> None:
+    def _answer_page(self, page: str, payload: bytes) -> None:
+        """The operator's page asked the director (issue 32): the answer goes to that page's topic."""
         try:
             request = orjson.loads(payload)
         except orjson.JSONDecodeError:
@@ -99,7 +110,10 @@ class DirectorLink:
         parts = message.topic.split("/")
         if len(parts) == 4 and parts[1] == DIRECTOR and parts[2] == "request" and parts[3]:
             page, payload = parts[3], bytes(message.payload)
-            self.loop.call_soon_threadsafe(lambda: self._answer(page, payload))
+            self.loop.call_soon_threadsafe(lambda: self._answer_page(page, payload))
+            return
+        if len(parts) == 4 and parts[2:] == ["cmd", "result"] and parts[1] != DIRECTOR:
+            self._call_answered(parts[1], message.payload)
             return
         if len(parts) != 3 or parts[1] == DIRECTOR:
             return
@@ -108,9 +122,32 @@ class DirectorLink:
             online = message.payload == b"online"
             self.loop.call_soon_threadsafe(lambda: self.director.table_seen(table, online=online))
             return
+        if kind == "bridge":
+            bridged = message.payload != b"0"
+            self.loop.call_soon_threadsafe(lambda: self.director.table_seen(table, bridged=bridged))
+            return
+        if kind != "state":
+            return
         try:
             state = orjson.loads(message.payload) if message.payload else {}
         except orjson.JSONDecodeError:
             return
-        in_play = isinstance(state, dict) and bool(state.get("players")) and state.get("match_winner") is None
+        if not isinstance(state, dict):
+            return
+        in_play = bool(state.get("players")) and state.get("match_winner") is None
         self.loop.call_soon_threadsafe(lambda: self.director.table_seen(table, in_play=in_play))
+        if self.caller is not None:
+            caller = self.caller
+            self.loop.call_soon_threadsafe(lambda: caller.table_state(table, state))
+
+    def _call_answered(self, table: str, payload: bytes) -> None:
+        """A table answered a call (issue 31): offered, started, declined or refused with a code."""
+        if self.caller is None:
+            return
+        try:
+            answer = orjson.loads(payload)
+        except orjson.JSONDecodeError:
+            return
+        if isinstance(answer, dict):
+            caller = self.caller
+            self.loop.call_soon_threadsafe(lambda: caller.answered(table, answer))

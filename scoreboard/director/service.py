@@ -66,17 +66,26 @@ class Director:
             return refusal(msg("a bad {cmd} request: {error}", cmd=str(cmd), error=str(error)))
         return {"ok": True, **answer}
 
-    def table_seen(self, table: str, *, online: bool | None = None, in_play: bool | None = None) -> None:
-        """A table's retained availability or state, as the venue broker carries it."""
+    def table_seen(self, table: str, *, online: bool | None = None, in_play: bool | None = None,
+                   bridged: bool | None = None) -> None:
+        """A table's retained availability or state, or its bridge's word (``devetka/<table>/bridge``: the venue
+        broker says 0 when a table's bridge went silent, its power pulled, while its own availability, kept on
+        its own broker, still says online), as the venue broker carries them."""
         seen = self.tables.setdefault(table, {"online": False, "in_play": False})
         if online is not None:
             seen["online"] = online
         if in_play is not None:
             seen["in_play"] = in_play
+        if bridged is not None:
+            seen["bridged"] = bridged
+
+    def reachable(self, table: str) -> bool:
+        seen = self.tables.get(table)
+        return seen is not None and seen["online"] and seen.get("bridged", True)
 
     def free_tables(self) -> list[str]:
         """Tables online with no match in play, by id."""
-        return sorted(t for t, seen in self.tables.items() if seen["online"] and not seen["in_play"])
+        return sorted(t for t, seen in self.tables.items() if self.reachable(t) and not seen["in_play"])
 
     # -- the commands
 
@@ -161,6 +170,10 @@ class Director:
     def _status(self, request: dict[str, Any]) -> dict[str, Any]:
         answer = self._state(self._event_id(request))
         answer["tables"] = {"seen": self.tables, "free": self.free_tables()}
+        for match in answer["state"]["matches"]:
+            if match["status"] in ("called", "playing") and match["table"] in self.tables \
+                    and not self.reachable(match["table"]):
+                match["in_doubt"] = True  # its table is offline: its score is the one it last served
         return answer
 
     def _export(self, request: dict[str, Any]) -> dict[str, Any]:

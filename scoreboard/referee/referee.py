@@ -55,13 +55,15 @@ from scoreboard.core.rules.words import cites, ruling, shot_named
 from scoreboard.core.settle import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.core.stats import counts
 from scoreboard.i18n.catalog import catalog
+from scoreboard.referee import calls
 from scoreboard.referee.config import MatchConfig
 from scoreboard.referee.results import night, result_texts
 from scoreboard.referee.shot_clock import ShotClockTimer
 from scoreboard.referee.store import Store, StoreError, WriteError
 from scoreboard.sensing.interface import Health, Heard
 
-COMMANDS = "names, new_match, pin, rack_mode, result, results, settings, state, stats"
+COMMANDS = ("call, call_decline, call_start, names, new_match, pin, rack_mode, result, results, settings, state, "
+            "stats, withdraw")
 
 #: Every refusal's ``code``, one per kind (docs/mqtt.md, "Refusals"): stable, so no client branches on the words.
 CODES = {
@@ -77,6 +79,11 @@ CODES = {
     "unavailable": "this daemon keeps no settings (started without a data directory)",
     "store_failed": "the store could not save it: nothing changed",
     "internal_error": "a fault of the daemon's own: reported, the match as it was",
+    "expired": "a director's call arrived after its expiry",
+    "superseded": "a director's call was withdrawn, or a newer call came first",
+    "in_play": "a director's call while a match is being played at this table",
+    "call_pending": "a director's call while another call is offered at this table",
+    "no_call": "a Start or Not now for a call that is not offered at this table",
 }
 
 
@@ -266,6 +273,8 @@ class Referee:
         self.shot_clock = ShotClockTimer()
         """When the turn due now runs out (TR20): ``shot_clock_if_due`` acts on it (the event loop calls it)."""
         self.rack_mode = False
+        self.calls = calls.TableCalls(wall)
+        """The venue director's call offered here, and the calls answered (``scoreboard.referee.calls``)."""
         self.sources: list = []
         """The sensor sources, told when rack mode begins and ends (``devetka run`` fills it)."""
         self.stored: list[Callable[[int, Input, Step | None], None]] = []
@@ -399,8 +408,20 @@ class Referee:
             return self._command(request)
         return self._input(request)
 
+    def refuse_with(self, code: str, message: Arg, **fields: Any) -> Reply:
+        """A refusal with its stable ``code``."""
+        return self._refuse(message, code=code, **fields)
+
+    def served(self, changed: bool = False) -> Reply:
+        return Reply(True, self.state(), changed=changed)
+
+    def new_match(self, match_start: Any) -> Reply:
+        return self._new_match(match_start)
+
     def _command(self, request: dict) -> Reply:
         cmd = request["cmd"]
+        if cmd in calls.COMMANDS:
+            return self.calls.handle(self, request)
         if cmd == "state":
             return Reply(True, self._served())
         if cmd == "new_match":
@@ -735,6 +756,9 @@ class Referee:
         out["profile_locked"] = self.defaults.locked
         out["pin_chosen"] = self.pin_chosen()
         out["sensed"] = dict(self.table_sensed) if self.table_sensed is not None else _sensors_of(self.defaults)
+        out["call"] = self.calls.served(words)
+        out["match_call"] = match.match_start.call if match is not None else None
+        out["called_results"] = self.calls.results(self, out)
         if match is None:
             out.update(last_verdict=None, undo=None, undo_shot=None, taken_back=None, shot_reopened=False,
                        rules=None, rules_version=None,

@@ -154,6 +154,7 @@ class SimulatedTable:
         rules: RuleOptions | None = None,
         sensors: Sensors | None = None,
         skill: tuple[float, float] = (0.6, 0.6),
+        apa_skill: tuple[int, int] | None = None,
     ) -> None:
         if len(skill) != 2 or not all(0.0 <= s <= 1.0 for s in skill):
             raise ValueError("skill must be two numbers from 0 to 1, one per player")
@@ -170,6 +171,8 @@ class SimulatedTable:
         if not 0.0 <= self.sensors.ball_ids <= 1.0:
             raise ValueError("sensors.ball_ids must be from 0 to 1")
         self.skill = (float(skill[0]), float(skill[1]))
+        self.apa_skill = apa_skill
+        """The players' APA skill levels, for a match scored in APA points (``rules.scoring "apa"``)."""
         self.match: Match | None = None
 
     def play_match(self) -> Iterator[Input]:
@@ -210,7 +213,7 @@ class _Game:
         self.skill = table.skill
         self.t = 0.0
         self.start = MatchStart(players=table.players, race=race, breaker=table.breaker,
-                                options=table.rules, t=0.0)
+                                options=table.rules, apa_skill=table.apa_skill, t=0.0)
         self.match = Match(self.start)
         self.out: list[Input] = []
         self.verdict: Verdict | None = None

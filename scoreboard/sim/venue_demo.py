@@ -269,6 +269,11 @@ def _exit(process: subprocess.Popen) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.event is not None:
+        from scoreboard.sim.venue_event import EventOptions, run_event
+
+        return run_event(EventOptions(args.event, args.players, args.tables, args.racks, args.speed, args.store_dir),
+                         lambda line: print(line, flush=True))
     if args.tables < 1 or args.tables > 50:
         print(_("devetka venue-demo: --tables must be from 1 to 50"), file=sys.stderr)
         return 2
@@ -299,6 +304,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     vd.add_argument("--headless", action="store_true", help=_("no browser on the board, even with a display"))
     vd.add_argument("--engine", choices=sorted(ENGINES), default="mosquitto",
                     help=_("the venue's broker: one Mosquitto (default), or a cluster of three NATS nodes"))
+    vd.add_argument("--event", metavar="FORMAT", help=_("run a whole event with the director: single, double, "
+                                                        "round-robin or apa-team (docs/events.md)"))
+    vd.add_argument("--players", type=int, default=8, metavar="N", help=_("the event's players (default 8)"))
     vd.set_defaults(run=run)
 
 

@@ -222,6 +222,11 @@ class View:
     """The shot clock's tones are on (the daemon's ``[ui] sound``, a setting behind the PIN)."""
     time_foul: tuple[int, int, int] | None = None
     """The last ruling, when it is a time foul: its rack, shot and player (the tone at expiry, once each)."""
+    call_text: str = ""
+    """The venue director's call offered here, in the daemon's words ("Called: Ana - Ben, race to 7, ..."): shown
+    over every screen with Start and Not now until the players answer it."""
+    call_start: Button = Button("", False)
+    call_decline: Button = Button("", False)
 
     def side(self, index: int) -> Player:
         """Player 0 or 1, or a blank one before a match (the kv files bind to it)."""
@@ -265,6 +270,7 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
               "health_label": health_label}
     rack_mode = bool(state.get("rack_mode"))
     rack_mode_text = _("RACKING: pocket sensors ignored until the next strike") if rack_mode else ""
+    health.update(_call(state, t))
     if state.get("players") is None:
         no_match = _("No match yet: set one up.")
         return View(connected=True, has_match=False, screen="setup", rack_mode=rack_mode,
@@ -321,6 +327,23 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
 
 
 NOT_SERVED = {"ok": False, "why": N_("The referee did not say whether this may be tapped now.")}
+
+
+def _call(state: dict, t: Catalog) -> dict[str, Any]:
+    """The call offered here, as the daemon serves it, and the two answers to it (docs/events.md, "Calls").
+
+    >>> from scoreboard.i18n.catalog import catalog
+    >>> shown = _call({"call": {"id": "s/1/W2-1/7", "status": "offered", "words": "Called: Ana - Ben"}}, catalog("en"))
+    >>> shown["call_text"], shown["call_start"].request, shown["call_decline"].text
+    ('Called: Ana - Ben', {'cmd': 'call_start', 'call': 's/1/W2-1/7'}, 'Not now')
+    """
+    call = state.get("call")
+    if not isinstance(call, dict) or call.get("status") != "offered" or not call.get("words"):
+        return {}
+    _ = t.gettext
+    return {"call_text": str(call["words"]),
+            "call_start": Button(_("Start"), True, {"cmd": "call_start", "call": call["id"]}),
+            "call_decline": Button(_("Not now"), True, {"cmd": "call_decline", "call": call["id"]})}
 
 
 def _standing(state: dict) -> tuple[list[int], list[int]]:

@@ -37,6 +37,12 @@ CLUSTER_RESTART_TIMEOUT_S = (1, 2)
 #: local copies (the ``0`` it publishes locally for every failed try, queued while the venue is away) after the
 #: ``1`` it sends on reconnecting, leaving the venue with ``0`` for a table that is up.
 BRIDGED_TOPICS = ("state", "event", "availability")
+#: The venue director's calls come in on ``cmd`` (only its login may write them on the venue) and the table's answers
+#: go out on ``cmd/result``; a call queued in the bridge's session while the table was away arrives late and is
+#: refused as expired (docs/events.md, "Calls").
+CALL_TOPICS = (("cmd", "in"), ("cmd/result", "out"))
+#: The venue director's login on the tables' listener: it alone writes a table's cmd (its calls).
+DIRECTOR_LOGIN = "director"
 #: QoS 1 messages (events) the table's broker keeps per offline client, the bridge included: the daemon's own queue
 #: is 10,000 too. Mosquitto's default, 1000, is an hour or two of play.
 MAX_QUEUED_MESSAGES = 10000
@@ -156,8 +162,10 @@ def render_table_bridge(table_id: str, host: str, port: int, user: str, password
         "# 1 (retained) on the venue while the bridge is up; 0, the bridge's will, when it drops.",
         "notifications true",
         f"notification_topic {prefix}/bridge",
-        "# QoS 1: a bridge topic's QoS is a maximum, and the default is 0. Discovery and cmd stay on the table.",
+        "# QoS 1: a bridge topic's QoS is a maximum, and the default is 0. Discovery stays on the table.",
         *(f"topic {prefix}/{topic} out 1" for topic in BRIDGED_TOPICS),
+        "# The venue director's calls in, the table's answers out (docs/events.md, \"Calls\").",
+        *(f"topic {prefix}/{topic} {direction} 1" for topic, direction in CALL_TOPICS),
     ]
     if ca_file is not None:
         check(re.compile(r"/[!-~]+"), ca_file, "the venue's CA file (an absolute path)")
@@ -249,7 +257,10 @@ def render_venue_acl(table_ids: Iterable[str]) -> str:
              "# Mosquitto acknowledges a publish this denies and drops it (MQTT 3.1.1 cannot refuse one)."]
     for table_id in table_ids:
         table_name(table_id, "a table id")
-        lines += ["", f"user {table_id}", f"topic write devetka/{table_id}/#"]
+        lines += ["", f"user {table_id}", f"topic write devetka/{table_id}/#", f"topic read devetka/{table_id}/cmd"]
+    lines += ["", "# The director (docs/events.md): its events, and the calls to every table; it reads the tables.",
+              f"user {DIRECTOR_LOGIN}", "topic readwrite devetka/director/#", "topic write devetka/+/cmd",
+              "topic read devetka/#"]
     return "\n".join(lines) + "\n"
 
 

@@ -7,6 +7,7 @@ raises ``InputError`` with a message that names the field and the problem.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -624,3 +625,21 @@ def test_a_match_start_may_say_the_players_language_and_writes_it_back():
             assert str(error).startswith('match_start language must be a language tag such as "hr" or "en"')
         else:
             raise AssertionError(wrong)
+
+
+@pytest.mark.parametrize("score, problem", [
+    ([3, 0], "match_start start_score must be [n0, n1], racks won so far, each below its race [3, 3], not [3, 0]"),
+    ([1], "match_start start_score must be [n0, n1], racks won so far, each below its race [3, 3], not [1]"),
+    ([-1, 0], "match_start start_score must be [n0, n1], racks won so far, each below its race [3, 3], not [-1, 0]"),
+])
+def test_a_start_score_that_no_match_could_go_on_from_is_refused(score, problem):
+    with pytest.raises(InputError, match=re.escape(problem)):
+        parse({"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0,
+               "start_score": score})
+
+
+def test_a_start_score_is_kept_and_written_back():
+    raw = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 1,
+           "start_score": [2, 1], "call": "s/1/W1-1/5"}
+    item = parse(raw)
+    assert (item.start_score, item.call) == ((2, 1), "s/1/W1-1/5") and to_json(item) == raw

@@ -13,7 +13,7 @@ NOT_COMPARED = {"rules", "error"}
 
 
 def test_all_worked_examples_are_here():
-    assert len(LOGS) == 22
+    assert len(LOGS) == 23
 
 
 @pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)

@@ -50,7 +50,17 @@ from scoreboard.core.messages import msg
 from scoreboard.core.rules import apa, break_choice, clock, facts, fouls, push_out, racks
 from scoreboard.core.rules.decide import decide, foul_between_shots
 from scoreboard.core.rules.fouls import foul_between
-from scoreboard.core.rules.state import RULES_VERSION, RuleError, Setup, Shot, State, Step, Table, first_rack
+from scoreboard.core.rules.state import (
+    RULES_VERSION,
+    RuleError,
+    Setup,
+    Shot,
+    State,
+    Step,
+    Table,
+    first_rack,
+    rack_table,
+)
 
 _step = tuple.__new__  # builds a Step without its Python-level __new__, on the path every sensor input takes
 
@@ -65,6 +75,8 @@ def start(item: MatchStart, rules_version: int = RULES_VERSION) -> State:
                   options=item.options, table=item.table, rules_version=rules_version,
                   apa_skill=skills, targets=apa.targets(skills) if skills is not None else None)
     table = first_rack(setup)
+    if item.start_score is not None:  # a continued match: the racks won at the table it left
+        table = rack_table(item.start_score, sum(item.start_score) + 1, item.breaker)
     if skills is not None:
         table = table._replace(sheet=apa.EMPTY_SHEET)
     return State(setup=setup, table=table, clock=clock.at_start(item.options))

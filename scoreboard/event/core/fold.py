@@ -34,6 +34,7 @@ from scoreboard.event.core.records import (
     Moved,
     PutUpRecord,
     Record,
+    Released,
     Result,
     Started,
     score_of,
@@ -68,6 +69,10 @@ class MatchView:
     match_id: int | None
     match_points: tuple[int, int] | None
     corrections: tuple[str, ...] = ()
+    call: int | None = None
+    """The number of the ``called`` record (its place in the log) while the match stands called or playing from it:
+    with the event and the match it makes the call's id (``scoreboard.event.core.calls.call_id``)."""
+    expires: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -80,6 +85,9 @@ class MatchView:
             out["match_points"] = _list(self.match_points)
         if self.corrections:
             out["corrections"] = list(self.corrections)
+        if self.call is not None:
+            out["call"] = self.call
+            out["expires"] = self.expires
         return out
 
 
@@ -108,12 +116,19 @@ class Event:
         except ConfigError as error:
             raise EventError(msg("the event file: {problem}", problem=error.message)) from None
         self.plans: dict[str, Plan] = {p.id: p for p in _plans(self.spec)}
+        for match, _ in self.spec.pins:
+            if match not in self.plans:
+                raise EventError(msg("the event file: pins names no match {match} of this event", match=match))
         self.order: tuple[str, ...] | None = () if self.spec.format == "apa_team" else None
         self.seed: int | None = None
         self.put_up: tuple[list[str], list[str]] = ([], [])
         self.played: dict[str, _Played] = {}
         self.tables: dict[str, str] = {}
         self.started: set[str] = set()
+        self.calls: dict[str, tuple[int, float | None]] = {}
+        """The standing call of each called match: its record's number and when it expires."""
+        self.released: dict[str, list[str]] = {}
+        """The tables each match's calls were released from (refused, not now, expired), oldest first."""
         self.records = 1
         self._cache: dict[str, tuple[Who, Who]] = {}
         self._rows: dict[str, tuple[Row, ...]] = {}
@@ -163,6 +178,14 @@ class Event:
             self._take_correction(record)
             return True
         view = self._playable(record.match)
+        if isinstance(record, Released):
+            if view.status != "called" or view.table != record.table:
+                raise EventError(msg("{match} is not called to table {table}: no call to release", match=record.match,
+                                     table=record.table))
+            del self.tables[record.match]
+            self.calls.pop(record.match, None)
+            self.released.setdefault(record.match, []).append(record.table)
+            return True
         if self.spec.tables and record.table not in self.spec.tables:
             raise EventError(msg("no table {table} in this event (its tables: {tables})", table=record.table,
                                  tables=", ".join(self.spec.tables)))
@@ -170,6 +193,10 @@ class Event:
             if view.status not in ("ready", "called"):
                 raise EventError(msg("{match} is {status}: it cannot be called", match=record.match,
                                      status=view.status))
+            if record.expires is not None and view.status != "ready":
+                raise EventError(msg("{match} is called to table {table} already: release that call first",
+                                     match=record.match, table=str(view.table)))
+            self.calls[record.match] = (self.records, record.expires)
         elif isinstance(record, Started):
             if view.status not in ("ready", "called"):
                 raise EventError(msg("{match} is {status}: it cannot start", match=record.match, status=view.status))
@@ -177,6 +204,7 @@ class Event:
         elif isinstance(record, Moved):
             if record.table == view.table:
                 raise EventError(msg("{match} is at table {table} already", match=record.match, table=record.table))
+            self.calls.pop(record.match, None)
         self.tables[record.match] = record.table
         return True
 
@@ -350,10 +378,12 @@ class Event:
             loser = 1 - played.winner
             split = match_points(skills[loser], played.score[loser])
             points = (split[0], split[1]) if played.winner == 0 else (split[1], split[0])
+        call = self.calls.get(match) if status in ("called", "playing") else None
         return MatchView(plan.id, plan.round, plan.side, names, race, skills, status, self.tables.get(match),
                          played.score if played else None, played.winner if played else None,
                          played.store if played else None, played.match_id if played else None, points,
-                         tuple(played.corrections) if played else ())
+                         tuple(played.corrections) if played else (), call[0] if call else None,
+                         call[1] if call else None)
 
     def matches(self) -> list[MatchView]:
         """Every match of the event in order, byes and an unneeded reset final left out."""

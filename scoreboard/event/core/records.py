@@ -58,8 +58,22 @@ class PutUpRecord:
 
 @dataclass(frozen=True, slots=True)
 class Called:
+    """The match is called to a table. ``expires`` (seconds since the epoch, the director's clock) is when a table
+    that has not answered the call by then must refuse it; None for a call made by hand (``event move``)."""
+
     match: str
     table: str
+    expires: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Released:
+    """A call that ended without its match beginning: the table refused it (``reason`` is the table's code), the
+    players said not now (``not_now``), or no answer came before it expired (``expired``); the match is ready again."""
+
+    match: str
+    table: str
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +111,11 @@ class Corrected:
     reason: str
 
 
-Record = Created | Draw | PutUpRecord | Called | Started | Moved | Result | Corrected
+Record = Created | Draw | PutUpRecord | Called | Started | Moved | Result | Corrected | Released
 
 TYPES: dict[str, type[Any]] = {"created": Created, "draw": Draw, "put_up": PutUpRecord, "called": Called,
-                               "started": Started, "moved": Moved, "result": Result, "corrected": Corrected}
+                               "started": Started, "moved": Moved, "result": Result, "corrected": Corrected,
+                               "released": Released}
 _NAMES = {kind: name for name, kind in TYPES.items()}
 
 
@@ -169,7 +184,15 @@ def parse(raw: Any) -> Record:
         if team not in (0, 1) or isinstance(team, bool):
             raise _bad(kind, "team", msg("0 or 1"))
         return PutUpRecord(team, _str(raw, kind, "player"))
-    if kind in ("called", "started", "moved"):
+    if kind == "called":
+        expires = raw.get("expires")
+        if expires is not None and (not isinstance(expires, int | float) or isinstance(expires, bool) or expires < 0):
+            raise _bad(kind, "expires", msg("seconds since the epoch or null"))
+        return Called(_str(raw, kind, "match"), _str(raw, kind, "table"),
+                      None if expires is None else float(expires))
+    if kind == "released":
+        return Released(_str(raw, kind, "match"), _str(raw, kind, "table"), _str(raw, kind, "reason"))
+    if kind in ("started", "moved"):
         cls = TYPES[kind]
         record: Record = cls(_str(raw, kind, "match"), _str(raw, kind, "table"))
         return record

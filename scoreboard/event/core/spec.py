@@ -101,6 +101,8 @@ class EventSpec:
     advance: int = 2
     tables: tuple[str, ...] = ()
     profile: str | None = None
+    pins: tuple[tuple[str, str], ...] = ()
+    """(match, table): a match the director calls only to that table (the TV table for the final)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -129,6 +131,8 @@ class EventSpec:
             out["tables"] = list(self.tables)
         if self.profile is not None:
             out["profile"] = self.profile
+        if self.pins:
+            out["pins"] = dict(self.pins)
         return out
 
 
@@ -137,7 +141,7 @@ def spec_of(raw: Mapping[str, Any]) -> EventSpec:
     if not isinstance(raw, Mapping):
         raise ConfigError("", msg("an event file is a TOML table"))
     known = {"name", "format", "players", "teams", "race", "handicap", "seeding", "final", "round_robin", "tables",
-             "profile"}
+             "profile", "pins"}
     for key in raw:
         if key not in known:
             raise ConfigError(str(key), msg("not a key of an event file (expected one of {choices})",
@@ -150,11 +154,13 @@ def spec_of(raw: Mapping[str, Any]) -> EventSpec:
     profile = raw.get("profile")
     if profile is not None:
         profile = _choice(profile, "profile", PROFILE_NAMES)
+    pins = _pins(raw.get("pins", {}), tables)
     if form == "apa_team":
         for key in ("players", "race", "handicap", "seeding", "final", "round_robin"):
             if key in raw:
                 raise ConfigError(key, msg("an APA team night has rosters (teams), not {key}", key=key))
-        return EventSpec(name, form, teams=_teams(raw.get("teams")), tables=tables, profile=profile or "apa9")
+        return EventSpec(name, form, teams=_teams(raw.get("teams")), tables=tables, profile=profile or "apa9",
+                         pins=pins)
     if "teams" in raw:
         raise ConfigError("teams", msg("only an APA team night (format \"apa_team\") has teams"))
     players = _players(raw.get("players"))
@@ -169,7 +175,23 @@ def spec_of(raw: Mapping[str, Any]) -> EventSpec:
         raise ConfigError("round_robin", msg("only a round robin has groups"))
     handicap = _handicap(raw["handicap"], players) if "handicap" in raw else None
     return EventSpec(name, form, players=players, races=_races(raw.get("race", {})), handicap=handicap,
-                     seeding=seeding, final=final, groups=groups, advance=advance, tables=tables, profile=profile)
+                     seeding=seeding, final=final, groups=groups, advance=advance, tables=tables, profile=profile,
+                     pins=pins)
+
+
+def _pins(value: Any, tables: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """``pins``: match id -> table id; with ``tables`` given, a pinned table must be one of them."""
+    if not isinstance(value, Mapping):
+        raise ConfigError("pins", msg("a table of match ids to table ids, such as {example}",
+                                      example='{ "GF-1" = "tv" }'))
+    out = []
+    for match, table in value.items():
+        table = table_id(table, f"pins.{match}")
+        if tables and table not in tables:
+            raise ConfigError(f"pins.{match}", msg("no table {table} in this event (its tables: {tables})",
+                                                   table=table, tables=", ".join(tables)))
+        out.append((str(match), table))
+    return tuple(out)
 
 
 def _choice(value: Any, key: str, choices: tuple[str, ...]) -> str:

@@ -120,3 +120,11 @@ def test_strike_sensed_a_slow_ball_after_a_stalemate_amends_the_drawn_rack():
     out = run(legal_break(), i("stalemate"), i("pocket", ball=3), rules=STRIKE)
     assert shots(out)[0]["pocketed"] == [3] and state(out)["rack"] == 2
     assert state(out)["on_table"] == list(range(1, 10))
+
+
+def test_a_continued_match_goes_on_from_its_start_score_with_its_breaker_breaking_the_next_rack():
+    begun = start(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=1, start_score=(2, 1)))
+    assert (begun.table.score, begun.table.rack, begun.table.breaker, begun.table.shooter) == ((2, 1), 4, 1, 1)
+    assert begun.table.ball_in_hand and begun.table.match_winner is None
+    won = state(run(shot(1, pockets=(9,)), start_score=[2, 1]))
+    assert (won["score"], won["match_winner"]) == ([3, 1], 0)  # the 9 on the break: Ana's third rack

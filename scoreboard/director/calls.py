@@ -1,0 +1,154 @@
+"""The director calling the tables and taking their results (docs/events.md, "Calls").
+
+The rules of who goes where are the event core's (``scoreboard.event.core.calls``); this is what the director does
+with them: every record committed to the event store before its call or withdrawal is sent, so a director killed
+at any point calls again, with the same id, only what its store says is called and not answered. What comes back
+from a table is read from its answer on ``cmd/result`` and from its retained state: the call refused or declined
+(released), its match begun (started), its match won (the result, keyed by the table's store id and match id,
+counted once whatever arrives twice or late).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from scoreboard.event.core import calls as rules
+from scoreboard.event.core.fold import MatchView
+from scoreboard.event.core.records import Called, EventError, Record, Released, Result, Started
+from scoreboard.event.store import EventStoreError
+
+log = logging.getLogger("devetka.director")
+
+#: Sends a request to a table's ``cmd``: (table, request).
+Send = Callable[[str, dict[str, Any]], None]
+
+
+class Caller:
+    """Calls for the event being played (the store's latest), through ``send``; ``director`` owns the store."""
+
+    def __init__(self, director: Any, now: Callable[[], float], send: Send,
+                 answer_within: float = rules.ANSWER_WITHIN_S, say: Callable[[str], None] = log.info) -> None:
+        self.director = director
+        self.store_id = str(director.store.id)
+        self.now = now
+        self.send = send
+        self.answer_within = answer_within
+        self.say = say
+        """Told a line per call made (``call: MATCH to TABLE``): ``devetka director`` prints it."""
+        self.offered: set[str] = set()
+        """Calls their table answered ``ok`` (offered to the players): these no longer run out."""
+        self.since = now()
+        """When the calls were last sent (at start, at every reconnect): none runs out before its tables could answer
+        again."""
+
+    def _take(self, event_id: int, record: Record) -> bool:
+        try:
+            return bool(self.director._take(event_id, record)["counted"])
+        except (EventError, EventStoreError) as error:
+            log.warning("not taken: %s (%s)", record, error)
+            return False
+
+    def tick(self) -> None:
+        """Release the calls that ran out unanswered, then call every ready match a free table can take."""
+        event_id = self.director.store.latest()
+        if event_id is None:
+            return
+        event = self.director.store.event(event_id)
+        if event.spec.format != "apa_team" and event.order is None:
+            return
+        now = self.now()
+        for view in rules.expired(event, now) if now >= self.since + self.answer_within else ():
+            assert view.table is not None and view.call is not None
+            if rules.call_id(self.store_id, event_id, view.id, view.call) in self.offered:
+                continue
+            if self._take(event_id, Released(view.id, view.table, "expired")):
+                self.send(view.table, _withdraw(rules.call_id(self.store_id, event_id, view.id, view.call)))
+        event = self.director.store.event(event_id)
+        for match, table in rules.next_calls(event, self.director.free_tables()):
+            if self._take(event_id, Called(match, table, now + self.answer_within)):
+                self.say(f"call: {match} to {table}")
+                self.resend(event_id, match)
+
+    def resend(self, event_id: int | None = None, match: str | None = None) -> None:
+        """Send the standing calls (one match's, or all of them: after the director or its link starts again)."""
+        if match is None:
+            self.since = self.now()
+        event_id = event_id if event_id is not None else self.director.store.latest()
+        if event_id is None:
+            return
+        event = self.director.store.event(event_id)
+        for view in event.matches():
+            if view.status == "called" and view.call is not None and view.table is not None \
+                    and (match is None or view.id == match):
+                call = rules.call_of(event, self.store_id, event_id, view)
+                self.send(view.table, {"id": call["id"], "cmd": "call", "call": call})
+
+    def answered(self, table: str, answer: dict[str, Any]) -> None:
+        """A table's answer on ``cmd/result``: a refused call is released, to be called elsewhere."""
+        if answer.get("ok") is True and isinstance(answer.get("id"), str):
+            self.offered.add(answer["id"])
+        elif answer.get("ok") is False and isinstance(answer.get("code"), str):
+            self._release(table, answer.get("id"), answer["code"])
+
+    def table_state(self, table: str, state: dict[str, Any]) -> None:
+        """A table's retained state: a call declined or refused, a called match begun, or won."""
+        call = state.get("call")
+        if isinstance(call, dict) and call.get("status") == "offered" and isinstance(call.get("id"), str):
+            self.offered.add(call["id"])
+        if isinstance(call, dict) and call.get("status") in ("declined", "refused", "withdrawn"):
+            reason = "not_now" if call["status"] == "declined" else str(call.get("code") or call["status"])
+            self._release(table, call.get("id"), reason)
+        named = rules.parse_call_id(state.get("match_call"), self.store_id)
+        if named is not None and state.get("match_winner") is None:
+            event_id, match, n = named
+            view = self._view(event_id, match)
+            if view is not None and view.status == "called" and view.call == n and view.table == table:
+                self._take(event_id, Started(match, table))
+        store = state.get("store")
+        results = state.get("called_results")
+        if isinstance(store, str) and isinstance(results, list):
+            for result in results:
+                if isinstance(result, dict):
+                    self._result(table, store, result)
+
+    def _view(self, event_id: int, match: str) -> MatchView | None:
+        try:
+            return self.director.store.event(event_id).match(match)
+        except EventStoreError:
+            return None
+
+    def _result(self, table: str, store: str, result: dict[str, Any]) -> None:
+        """A called match won at ``table``: its result, once (the same store, match id and score count once)."""
+        named = rules.parse_call_id(result.get("call"), self.store_id)
+        if named is None:
+            return
+        event_id, match, _ = named
+        view = self._view(event_id, match)
+        if view is None or view.status == "done":
+            return  # counted already (a second result for it would be a correction, with a reason, by hand)
+        score = result.get("points") if view.skills is not None else result.get("score")
+        match_id, seq = result.get("match_id"), result.get("seq")
+        if not isinstance(score, list) or len(score) != 2 or not isinstance(match_id, int):
+            log.warning("table %s served a result the event cannot read: %s", table, result)
+            return
+        self._take(event_id, Result(match, (score[0], score[1]), store, match_id,
+                                    seq if isinstance(seq, int) else None))
+
+    def _release(self, table: str, call_id: Any, reason: str) -> None:
+        named = rules.parse_call_id(call_id, self.store_id)
+        if named is None:
+            return
+        event_id, match, n = named
+        try:
+            view = self.director.store.event(event_id).match(match)
+        except EventStoreError:
+            return
+        if view is not None and view.status == "called" and view.call == n and view.table == table:
+            self._take(event_id, Released(match, table, reason))
+
+
+def _withdraw(call_id: str) -> dict[str, Any]:
+    return {"id": f"withdraw:{call_id}", "cmd": "withdraw", "call": call_id}
+

@@ -1,0 +1,250 @@
+"""The table's side of the director's calls (docs/events.md, "Calls"): a call offered, begun or refused.
+
+The venue's director calls a match to a table with ``{"cmd": "call", "call": {...}}`` (over the bridged ``cmd``
+topic); the table answers every call at once: ``ok`` when the call is offered to the players (or was already),
+else a refusal with a stable ``code``:
+
+- ``expired``: the call arrived after its ``expires`` (it waited in a queue while the table was away);
+- ``superseded``: the director withdrew it (``{"cmd": "withdraw", "call": ID}``) or a newer call came first;
+- ``in_play``: a match is being played here; ``call_pending``: another call is offered here now;
+- ``invalid_input``: the call is malformed (its ``match_start`` refused by the rules' own check).
+
+The players answer an offered call on the touchscreen: ``call_start`` begins exactly its ``match_start`` (with
+``call``, so the match's result goes back to the event), ``call_decline`` ("Not now") gives it back. The state
+serves ``call``: the call offered, or the last one answered, so the director reads the answer from the table's
+retained state too.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from scoreboard.core import profiles
+from scoreboard.core.inputs import CALL_MAX, InputError, MatchStart, parse
+from scoreboard.core.match import Match
+from scoreboard.core.messages import Message, msg, render
+from scoreboard.core.messages import to_json as message_json
+from scoreboard.core.output import state_line
+from scoreboard.core.rules import RuleError
+from scoreboard.referee.results import night_start
+from scoreboard.referee.store import StoreError
+
+if TYPE_CHECKING:
+    from scoreboard.referee.referee import Referee, Reply
+
+COMMANDS = ("call", "withdraw", "call_start", "call_decline")
+#: How many answered calls the table remembers, to answer a call sent again the same way.
+REMEMBERED = 256
+#: How many called matches' results the state serves: the night's, so none is lost while the venue is away.
+RESULTS_SERVED = 32
+
+
+def said(call: dict[str, Any]) -> Message:
+    """"Called: Ana - Ben, race to 7, winners' round 2"."""
+    start = call["match_start"]
+    a, b = start["players"]
+    if "apa_skill" in start:
+        race = msg("APA skill levels {a} and {b}", a=start["apa_skill"][0], b=start["apa_skill"][1])
+    elif start["race"][0] == start["race"][1]:
+        race = msg("race to {n}", n=start["race"][0])
+    else:
+        race = msg("race to {a}-{b}", a=start["race"][0], b=start["race"][1])
+    return msg("Called: {a} - {b}, {race}, {round}", a=a, b=b, race=race, round=round_said(call))
+
+
+def round_said(call: dict[str, Any]) -> Message:
+    side, label, match = call.get("side"), str(call.get("round", "")), str(call.get("match", ""))
+    number = "".join(c for c in label if c.isdigit()) or "1"
+    if side == "winners":
+        return msg("winners' round {n}", n=number)
+    if side == "losers":
+        return msg("losers' round {n}", n=number)
+    if side == "final":
+        return msg("the grand final (reset)") if match.endswith("-2") else msg("the grand final")
+    if side == "group":
+        return msg("group {group}", group=label[:1])
+    if side == "team":
+        return msg("team match {n}", n=match.rsplit("-", 1)[-1])
+    return msg("match {match}", match=match)
+
+
+class TableCalls:
+    """The call offered at this table and the calls it answered (in memory: a restarted daemon has none offered,
+    and the director calls again once an answer is overdue)."""
+
+    def __init__(self, wall: Callable[[], float]) -> None:
+        self._wall = wall
+        self.offer: dict[str, Any] | None = None
+        self.last: dict[str, Any] | None = None
+        self._answered: OrderedDict[str, str] = OrderedDict()
+        """Call id -> what it came to: offered, started, declined, or a refusal's code."""
+        self._results: OrderedDict[int, dict[str, Any]] | None = None
+        """Match id -> the result of a called match won here (read from the store at first, then kept)."""
+
+    def handle(self, referee: Referee, request: dict[str, Any]) -> Reply:
+        cmd = request["cmd"]
+        if cmd == "call":
+            return self._call(referee, request.get("call"))
+        call = request.get("call")
+        if cmd == "withdraw":
+            return self._withdraw(referee, call)
+        if self.offer is None or call != self.offer["id"]:
+            return referee.refuse_with("no_call", msg("no call {call} is offered at this table", call=repr(call)))
+        if cmd == "call_decline":
+            self._end(self.offer, "declined")
+            return referee.served(changed=True)
+        return self._start(referee)
+
+    def served(self, words: Any) -> dict[str, Any] | None:
+        """The state's ``call``: the one offered (with its words), else the last one answered."""
+        if self.offer is None:
+            return self.last
+        call = self.offer
+        said_now = said(call)
+        return {"id": call["id"], "status": "offered", "match": call["match"],
+                "players": call["match_start"]["players"], "words": render(said_now, words),
+                "message": message_json(said_now)}
+
+    def results(self, referee: Referee, served: dict[str, Any]) -> list[dict[str, Any]]:
+        """The state's ``called_results``: every called match won at this table lately, the one in ``served`` too,
+        each with its call, match id, last seq and score (and APA points): the director takes them from the
+        retained state, so a result made while the venue was away, or followed at once by the next match, arrives."""
+        if self._results is None:
+            self._results = _stored_results(referee)
+        match = referee.match
+        if match is not None and match.match_start.call is not None and referee.match_id is not None:
+            if served.get("match_winner") is None:
+                self._results.pop(referee.match_id, None)
+            else:
+                self._results[referee.match_id] = _result(match.match_start.call, referee.match_id, referee.seq,
+                                                          served)
+                while len(self._results) > RESULTS_SERVED:
+                    self._results.popitem(last=False)
+        return list(self._results.values())
+
+    def _remember(self, call_id: str, outcome: str) -> None:
+        self._answered[call_id] = outcome
+        self._answered.move_to_end(call_id)
+        while len(self._answered) > REMEMBERED:
+            self._answered.popitem(last=False)
+
+    def _end(self, call: dict[str, Any], outcome: str, code: str | None = None) -> None:
+        self._remember(call["id"], outcome if code is None else code)
+        self.last = {"id": call["id"], "status": outcome, "match": call.get("match")}
+        if code is not None:
+            self.last["code"] = code
+        if self.offer is not None and self.offer["id"] == call["id"]:
+            self.offer = None
+
+    def _refuse(self, referee: Referee, call: dict[str, Any], code: str, message: Message) -> Reply:
+        self._end(call, "refused", code)
+        return referee.refuse_with(code, message, changed=True)
+
+    def _call(self, referee: Referee, call: Any) -> Reply:
+        problem = _malformed(call)
+        if problem is not None:
+            return referee.refuse_with("invalid_input", msg("call: {problem}", problem=problem))
+        call_id = call["id"]
+        before = self._answered.get(call_id)
+        if before in ("offered", "started"):
+            return referee.served()
+        if before is not None:
+            return referee.refuse_with(before if before != "declined" else "superseded",
+                                       msg("call {call} was answered already ({outcome})", call=call_id,
+                                           outcome=before))
+        expires = call.get("expires")
+        if expires is not None and expires <= self._wall():
+            return self._refuse(referee, call, "expired", msg("call {call} expired before it arrived", call=call_id))
+        if referee.match is not None and referee.match.state.table.match_winner is None:
+            return self._refuse(referee, call, "in_play", msg("a match is being played at this table"))
+        if self.offer is not None:
+            return self._refuse(referee, call, "call_pending", msg("another call is offered at this table"))
+        try:
+            _start_of(referee, call)
+        except InputError as error:
+            return self._refuse(referee, call, "invalid_input", msg("call: {problem}", problem=error.message))
+        self.offer = call
+        self._remember(call_id, "offered")
+        return referee.served(changed=True)
+
+    def _withdraw(self, referee: Referee, call_id: Any) -> Reply:
+        if not isinstance(call_id, str):
+            return referee.refuse_with("invalid_input", msg("withdraw needs call: a call's id"))
+        if self._answered.get(call_id) == "started":
+            return referee.refuse_with("in_play", msg("call {call} has begun its match here", call=call_id))
+        self._remember(call_id, "superseded")
+        if self.offer is not None and self.offer["id"] == call_id:
+            self._end(self.offer, "withdrawn")
+            self._remember(call_id, "superseded")
+        return referee.served(changed=True)
+
+    def _start(self, referee: Referee) -> Reply:
+        assert self.offer is not None
+        call = self.offer
+        reply = referee.new_match(_start_of(referee, call))
+        if reply.ok:
+            self._end(call, "started")
+            return referee.served(changed=True)
+        return reply
+
+
+def _malformed(call: Any) -> Message | None:
+    if not isinstance(call, dict):
+        return msg("call must be an object with id, match and match_start")
+    call_id = call.get("id")
+    if not isinstance(call_id, str) or not call_id or len(call_id) > CALL_MAX or not call_id.isprintable():
+        return msg("id must be a string of at most {most} printable characters", most=CALL_MAX)
+    if not isinstance(call.get("match"), str) or not isinstance(call.get("match_start"), dict):
+        return msg("call must be an object with id, match and match_start")
+    expires = call.get("expires")
+    if expires is not None and (not isinstance(expires, int | float) or isinstance(expires, bool)):
+        return msg("expires must be seconds since the epoch or null")
+    profile = call.get("profile")
+    if profile is not None and profile not in profiles.PROFILES:
+        return msg("unknown profile {name} (known: {known})", name=repr(profile), known=", ".join(profiles.PROFILES))
+    return None
+
+
+def _start_of(referee: Referee, call: dict[str, Any]) -> dict[str, Any]:
+    """The call's match_start as this table begins it: the profile's rules over the table's own sensor options, the
+    call's id; checked by the rules' own parse (``InputError``)."""
+    start = {"type": "match_start", "v": 1, "breaker": 0, **call["match_start"], "call": call["id"]}
+    profile = call.get("profile")
+    if profile is not None:
+        start["rules"] = profiles.options(profile, referee.defaults.rules).to_json()
+    else:
+        start.setdefault("rules", referee.defaults.rules.to_json())
+    parse(start)
+    return start
+
+
+def _result(call_id: str, match_id: int, seq: int, served: dict[str, Any]) -> dict[str, Any]:
+    out = {"call": call_id, "match_id": match_id, "seq": seq, "score": served["score"],
+           "winner": served["match_winner"]}
+    if served.get("points") is not None:
+        out["points"] = served["points"]
+    return out
+
+
+def _stored_results(referee: Referee) -> OrderedDict[int, dict[str, Any]]:
+    """Tonight's called matches won here (the store's last ``RESULTS_SERVED``), folded once when first served."""
+    found: OrderedDict[int, dict[str, Any]] = OrderedDict()
+    try:
+        tonight = referee.store.matches(night_start(referee.store))
+    except StoreError:  # a store with no clock (read-only): nothing to serve
+        return found
+    for summary in tonight[-RESULTS_SERVED:]:
+        if summary.winner is None or summary.id == referee.match_id:
+            continue
+        try:
+            log = referee.store.log(summary.id)
+            start = log[0]
+            if not isinstance(start, MatchStart) or start.call is None:
+                continue
+            state = Match.resume(log, referee.store.rules_version(summary.id)).closed().state
+        except (StoreError, RuleError):
+            continue
+        found[summary.id] = _result(start.call, summary.id, len(log) - 1, state_line(state))
+    return found

@@ -1,0 +1,144 @@
+"""The table's side of the director's calls (scoreboard/referee/calls.py): every call answered, each refusal with
+its code, Start beginning exactly the called match, Not now giving it back; the referee in process."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoreboard.referee.referee import Referee
+
+NOW = 1_000_000.0
+CALL = {"id": "5e1f0a9c3b2d/1/W2-1/7", "match": "W2-1", "round": "W2", "side": "winners", "profile": "apa9",
+        "expires": NOW + 60,
+        "match_start": {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "apa_skill": [3, 5], "breaker": 0}}
+
+
+@pytest.fixture
+def table(tmp_path):
+    clock = [NOW]
+    referee = Referee.open(tmp_path / "devetka.db", wall=lambda: clock[0])
+    referee.clock = clock
+    yield referee
+    referee.close()
+
+
+def call(referee, **changes):
+    return referee.handle({"cmd": "call", "call": {**CALL, **changes}})
+
+
+def test_a_call_is_offered_with_its_words_and_start_begins_exactly_its_match(table):
+    answer = call(table)
+    assert answer.ok and answer.changed
+    offered = answer.state["call"]
+    assert (offered["status"], offered["words"]) == ("offered", "Called: Ana - Ben, APA skill levels 3 and 5, "
+                                                                "winners' round 2")
+    assert table.match is None  # offered, not begun
+    started = table.handle({"cmd": "call_start", "call": CALL["id"]})
+    assert started.ok
+    assert started.state["players"] == ["Ana", "Ben"] and started.state["match_call"] == CALL["id"]
+    assert started.state["rules"]["profile"] == "apa9" and started.state["call"]["status"] == "started"
+    _, log = table.store.current_match()
+    assert log[0].call == CALL["id"] and log[0].apa_skill == (3, 5)
+
+
+def test_the_same_call_twice_is_answered_the_same_and_begins_nothing_twice(table):
+    assert call(table).ok and call(table).ok
+    assert table.handle({"cmd": "call_start", "call": CALL["id"]}).ok
+    match_id = table.match_id
+    again = call(table)
+    assert again.ok and table.match_id == match_id
+
+
+def test_a_call_arriving_after_its_expiry_is_refused_expired(table):
+    table.clock[0] = NOW + 61
+    answer = call(table)
+    assert (answer.ok, answer.code) == (False, "expired")
+    assert answer.error == "call 5e1f0a9c3b2d/1/W2-1/7 expired before it arrived"
+    assert answer.state is None and table.calls.offer is None
+    assert table.state()["call"] == {"id": CALL["id"], "status": "refused", "match": "W2-1", "code": "expired"}
+
+
+def test_a_withdrawn_call_arriving_late_is_refused_superseded(table):
+    assert table.handle({"cmd": "withdraw", "call": CALL["id"]}).ok
+    answer = call(table)
+    assert (answer.ok, answer.code) == (False, "superseded")
+
+
+def test_a_call_withdrawn_while_offered_is_taken_off_the_screen(table):
+    call(table)
+    assert table.handle({"cmd": "withdraw", "call": CALL["id"]}).ok
+    assert table.state()["call"]["status"] == "withdrawn"
+    refused = table.handle({"cmd": "call_start", "call": CALL["id"]})
+    assert (refused.ok, refused.code) == (False, "no_call") and table.match is None
+
+
+def test_any_call_is_refused_in_play_while_a_match_is_being_played(table):
+    assert table.handle({"cmd": "new_match", "match_start": {"players": ["Eva", "Fran"], "race": [3, 3]}}).ok
+    before = table.state()
+    answer = call(table)
+    assert (answer.ok, answer.code) == (False, "in_play")
+    assert {k: v for k, v in table.state().items() if k != "call"} == {k: v for k, v in before.items() if k != "call"}
+
+
+def test_a_second_call_while_one_is_offered_is_refused_call_pending(table):
+    call(table)
+    answer = call(table, id="5e1f0a9c3b2d/1/L1-1/8", match="L1-1")
+    assert (answer.ok, answer.code) == (False, "call_pending")
+    assert table.state()["call"]["id"] == CALL["id"]
+
+
+@pytest.mark.parametrize("bad, said", [
+    ({"id": 5}, "call: id must be a string of at most 64 printable characters"),
+    ({"match_start": {"players": ["Ana"], "race": [3, 3], "breaker": 0}, "profile": None},
+     "call: match_start players must be a list of 2 non-empty names"),
+    ({"profile": "snooker"}, "call: unknown profile 'snooker' (known: wpa, apa9, bar)"),
+    ({"expires": "soon"}, "call: expires must be seconds since the epoch or null"),
+])
+def test_a_malformed_call_is_refused_invalid_input_naming_what_was_wrong(table, bad, said):
+    answer = call(table, **bad)
+    assert (answer.ok, answer.code, answer.error) == (False, "invalid_input", said)
+    assert table.match is None and table.calls.offer is None
+
+
+def test_not_now_gives_the_call_back(table):
+    call(table)
+    answer = table.handle({"cmd": "call_decline", "call": CALL["id"]})
+    assert answer.ok and answer.state["call"] == {"id": CALL["id"], "status": "declined", "match": "W2-1"}
+    assert table.match is None
+
+
+def test_the_call_is_said_in_the_players_language(tmp_path):
+    referee = Referee.open(tmp_path / "hr.db", wall=lambda: NOW, language="hr")
+    try:
+        shown = referee.handle({"cmd": "call", "call": {**CALL, "profile": "wpa", "match_start": {
+            "players": ["Ana", "Ben"], "race": [7, 7], "breaker": 0}}}).state["call"]
+        assert shown["words"] == "Poziv: Ana - Ben, igra se na 7, 2. kolo pobjednika"
+    finally:
+        referee.close()
+
+
+NINE_ON_THE_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
+                     {"type": "settle"}]
+
+
+def test_a_called_match_won_is_served_until_well_after_the_next_match_and_across_a_restart(tmp_path):
+    path = tmp_path / "devetka.db"
+    referee = Referee.open(path, wall=lambda: NOW)
+    try:
+        race_to_one = {"players": ["Ana", "Ben"], "race": [1, 1], "breaker": 0}
+        referee.handle({"cmd": "call", "call": {**CALL, "profile": "wpa", "match_start": race_to_one}})
+        assert referee.handle({"cmd": "call_start", "call": CALL["id"]}).ok
+        assert referee.state()["called_results"] == []  # begun, not won
+        for item in NINE_ON_THE_BREAK:
+            state = referee.handle(item).state
+        won = {"call": CALL["id"], "match_id": state["match_id"], "seq": state["seq"], "score": [1, 0], "winner": 0}
+        assert state["called_results"] == [won]
+        assert referee.handle({"cmd": "new_match", "match_start": {"players": ["Eva", "Fran"], "race": [3, 3]}}).ok
+        assert referee.state()["called_results"] == [won]  # the next match (not called) does not hide it
+    finally:
+        referee.close()
+    again = Referee.open(path, wall=lambda: NOW)
+    try:
+        assert again.state()["called_results"] == [won]
+    finally:
+        again.close()

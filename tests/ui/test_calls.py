@@ -1,0 +1,48 @@
+"""The venue director's call on the touchscreen (kv/root.kv, viewmodel ``_call``): "Called: Ana - Ben, race to 7,
+winners' round 2" over whatever screen is up, with Start and Not now, touched for real under Xvfb; the call sent to a
+real ``devetka run`` over its local API as the director's bridged ``cmd`` carries it."""
+
+from __future__ import annotations
+
+import time
+
+CALL = {"id": "5e1f0a9c3b2d/1/W2-1/7", "match": "W2-1", "round": "W2", "side": "winners", "profile": "wpa",
+        "expires": None, "match_start": {"players": ["Ana", "Ben"], "race": [7, 7], "breaker": 0}}
+
+
+def called(daemon, screen) -> None:
+    client = daemon.client()
+    try:
+        assert client.request({"cmd": "call", "call": {**CALL, "expires": time.time() + 600}})["ok"]
+    finally:
+        client.close()
+    screen.wait_for(lambda: screen.visible(screen.widget("call_text")) and screen.text("call_text"), "the call")
+
+
+def served(daemon) -> dict:
+    client = daemon.client()
+    try:
+        return client.request({"cmd": "state"})["state"]
+    finally:
+        client.close()
+
+
+def test_start_on_the_called_match_begins_exactly_that_match(screen, daemon):
+    assert not screen.visible(screen.widget("call_start"))  # no call: nothing over the screen
+    called(daemon, screen)
+    assert screen.text("call_text") == "Called: Ana - Ben, race to 7, winners' round 2"
+    assert (screen.text("call_start"), screen.text("call_decline")) == ("Start", "Not now")
+    screen.screenshot("call")
+    screen.tap_id("call_start")
+    state = screen.wait_for(lambda: served(daemon) if served(daemon)["players"] else None, "the match begun")
+    assert (state["players"], state["race"], state["match_call"]) == (["Ana", "Ben"], [7, 7], CALL["id"])
+    screen.wait_for(lambda: not screen.visible(screen.widget("call_start")), "the call gone once started")
+    screen.wait_for(lambda: screen.current == "live", "the live screen of the called match")
+
+
+def test_not_now_gives_the_call_back_and_begins_nothing(screen, daemon):
+    called(daemon, screen)
+    screen.tap_id("call_decline")
+    screen.wait_for(lambda: not screen.visible(screen.widget("call_text")), "the call gone")
+    state = served(daemon)
+    assert state["call"]["status"] == "declined" and state["players"] is None
