@@ -100,3 +100,36 @@ def test_a_table_added_later_logs_in_after_a_reload_and_the_others_stay_connecte
         for peer in (board, there):
             peer.close()
         broker.close()
+
+
+@pytest.mark.parametrize("anonymous", [False, True], ids=["shipped", "control"])
+def test_a_guest_on_the_page_listener_pushes_no_table_off(venue, tmp_path, anonymous):
+    """Issue 29: client ids are shared by every listener of a broker. The page's listener lets no one in, so a guest
+    there with a table's id (its login) is refused; the control lets anonymous clients in there, as the readers'
+    listeners of this broker did before, and the guest pushes the table off (its will goes out)."""
+    root = tmp_path / "root"
+    shutil.copytree(venue.root, root, symlinks=True)
+    config = root / bridge.VENUE_BROKER_FILE.lstrip("/")
+    shipped = "protocol websockets\nallow_anonymous false\n"
+    assert shipped in config.read_text()
+    if anonymous:
+        config.write_text(config.read_text().replace(shipped, "protocol websockets\nallow_anonymous true\n"))
+    broker = VenueBroker(root, tmp_path)
+    board, table, guest = Peer("board", transport="websockets"), Peer("t5"), Peer("guest", transport="websockets",
+                                                                               client_id="t5")
+    try:
+        assert not board.connect(broker.port).is_failure  # the readers' WebSocket
+        board.subscribe("devetka/+/check")
+        table.client.will_set("devetka/t5/check", "t5 pushed off", qos=1)
+        assert not table.connect(broker.tables_port, "t5", venue.logins["t5"]).is_failure
+        table.client.reconnect_delay_set(60, 60)  # pushed off, it stays off
+        assert refused(guest.connect(broker.page_port)) != anonymous
+        if anonymous:
+            assert board.live() == ("devetka/t5/check", "t5 pushed off")
+        else:
+            table.publish("devetka/t5/check", "t5 still here")
+            assert board.live() == ("devetka/t5/check", "t5 still here")
+    finally:
+        for peer in (board, table, guest):
+            peer.close()
+        broker.close()
