@@ -1,17 +1,18 @@
 """What the touchscreen shows, made from the daemon's state object: no Kivy here, so it is tested alone.
 
-The daemon decides everything; the screen only shows its state and sends taps.
+The daemon decides everything; the screen only shows its state and sends taps. The rule facts it shows (the
+ball on, the hill, the break to come, the picker's balls, the push out answered, the rematch's breaker, the skill
+levels' bounds) are served (``scoreboard/core/facts.py``): none is worked out here.
 ``view(state)`` is the whole picture: names and scores, the shooter, the balls
 on the table in their colours, what the players may do, the ruling in words,
 and every button with the request its tap sends. A button the state says cannot
 apply is shown disabled rather than refused later: a chalky finger between
-shots should not have to read an error. The state does not list the inputs of
-the shot in progress, so a few taps can still be refused (``miss`` after a ball
-dropped earlier in the same shot): the daemon's error is then shown.
+shots should not have to read an error.
 
 >>> v = view({"type": "state", "players": ["Ana", "Ben"], "race": [3, 5], "score": [1, 2], "rack": 4,
 ...           "shooter": 1, "on_table": [3, 5, 9], "ball_in_hand": True, "fouls_in_row": [0, 2],
-...           "warning": True, "match_id": 1, "last_verdict": None, "undo": {"type": "settle"}})
+...           "warning": True, "match_id": 1, "last_verdict": None, "undo": {"type": "settle"},
+...           "ball_on": 3, "hill": [False, True], "break_to_come": False, "identify_candidates": []})
 >>> v.players[1].name, v.players[1].score_text, v.players[1].shooting
 ('Ben', '2 of 5', True)
 >>> [(b.number, b.on) for b in v.balls]
