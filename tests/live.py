@@ -11,7 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from scoreboard.adapters.local_api.client import Connection
+from scoreboard.adapters.local_api.client import Connection, is_answer
+from tests.served import valid
 
 DEVETKA = str(Path(sys.executable).parent / "devetka")
 TIMEOUT = 60.0  # generous: a loaded two-core machine
@@ -22,10 +23,15 @@ LEGAL_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type"
 
 
 class Client(Connection):
-    """The one client's ``Connection``, with the suite's timeout and its asserts: an answer's id is checked."""
+    """The one client's ``Connection``, with the suite's timeout and its asserts: an answer's id is checked, and
+    every answer and state received fits the contract (docs/schema, tests/served.py)."""
 
     def __init__(self, path: Path) -> None:
         super().__init__(path, timeout=TIMEOUT)
+
+    def line(self) -> dict:
+        message = super().line()
+        return valid("result" if is_answer(message) else "state", message)
 
     def request(self, message: dict) -> dict:
         answer = super().request(message)

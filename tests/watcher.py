@@ -13,6 +13,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from tests.live import TIMEOUT
+from tests.served import valid
 
 
 class Message(NamedTuple):
@@ -23,7 +24,20 @@ class Message(NamedTuple):
 
     @property
     def json(self) -> Any:
-        return orjson.loads(self.payload)
+        """The payload decoded; a table's state, event or answer checked against the contract (tests/served.py)."""
+        value = orjson.loads(self.payload)
+        kind = served_kind(self.topic)
+        return value if kind is None else valid(kind, value)
+
+
+def served_kind(topic: str) -> str | None:
+    """The contract's schema a table's topic carries (``<prefix>/<table>/state``, ``event``, ``cmd/result``)."""
+    levels = topic.split("/")
+    if len(levels) == 3 and levels[1] != "director" and levels[2] in ("state", "event"):
+        return levels[2]
+    if len(levels) == 4 and levels[2:] == ["cmd", "result"]:
+        return "result"
+    return None
 
 
 class Watcher:

@@ -30,12 +30,11 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from scoreboard.core.inputs import Input, to_json
-from scoreboard.core.messages import ENGLISH, Catalog, msg, render
-from scoreboard.core.messages import to_json as message_json
-from scoreboard.core.output import shot_line
+from scoreboard.contract import present
+from scoreboard.contract.present import served
+from scoreboard.core.inputs import Input
+from scoreboard.core.messages import ENGLISH, Catalog, msg
 from scoreboard.core.rules import Step
-from scoreboard.core.rules.words import cites, ruling
 from scoreboard.referee.config import MqttConfig
 from scoreboard.referee.service import REQUEST_LIMIT, Service
 
@@ -96,8 +95,8 @@ def _dumps(value: Any) -> bytes:
 
 def events(store: str | None, match_id: int | None, seq: int, item: Input, step: Step | None,
            words: Catalog = ENGLISH) -> list[dict[str, Any]]:
-    """The ``event`` messages of one stored input: the input, then the verdict it gave, if any (its words in the
-    players' language, and as messages with the rules they cite, as in the state's ``last_verdict``).
+    """The ``event`` messages of one stored input, as the contract's presenter builds them: the input, then the
+    verdict it gave, if any (the state's ``last_verdict``'s shape).
 
     ``(store, match_id, seq, event)`` names each message for good: a subscriber drops one it has seen (QoS 1
     may deliver twice) and sees a gap as a jump in ``seq``.
@@ -106,14 +105,7 @@ def events(store: str | None, match_id: int | None, seq: int, item: Input, step:
     >>> events("3f9a1c0e5b2d", 1, 3, Strike(t=1.5), None)
     [{'event': 'input', 'store': '3f9a1c0e5b2d', 'match_id': 1, 'seq': 3, 'input': {'type': 'strike', 't': 1.5}}]
     """
-    out = [{"event": "input", "store": store, "match_id": match_id, "seq": seq, "input": to_json(item)}]
-    if step is not None and step.verdict is not None:
-        said = ruling(step.verdict)
-        verdict = dict(shot_line(step.verdict), words=render(said, words), message=message_json(said),
-                       cites=list(cites(step.verdict, said)))
-        out.append({"event": "verdict", "store": store, "match_id": match_id, "seq": seq, "amends": step.amends,
-                    "verdict": verdict})
-    return out
+    return [served(event) for event in present.events(store, match_id, seq, item, step, words)]
 
 
 def discovery(config: MqttConfig, table: str) -> dict[str, dict[str, Any]]:

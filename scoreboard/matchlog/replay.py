@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from scoreboard.core.inputs import InputError, MatchStart
 from scoreboard.core.match import Match, ShotLine
@@ -51,12 +52,12 @@ class Replay:
     def entries(self) -> list[tuple[int, ShotLine | Message | str]]:
         """Shot lines and errors merged in log order."""
         shots = self.final[1]
-        merged: list[tuple[int, ShotLine | Message | str]] = [(shot.position, shot) for shot in shots]
+        merged: list[tuple[int, ShotLine | Message | str]] = [(_placed(shot.position), shot) for shot in shots]
         merged += self.errors
         merged.sort(key=lambda entry: entry[0])
         return merged
 
-    def lines(self) -> list[dict]:
+    def lines(self) -> list[dict[str, Any]]:
         """The spec's output: shot and error lines in log order, then one state line."""
         out = [
             shot_line(entry.verdict) if isinstance(entry, ShotLine) else error_line(position, str(entry))
@@ -69,14 +70,14 @@ class Replay:
         """Push outs, choices, stalemates and concessions, where they stand in the log."""
         if self.match is None:
             return []
-        out = []
+        out: list[tuple[int, Note]] = []
         state = start(self.match.match_start)
         for applied in self.match.history():
             after = evolve(state, applied.item).state
-            if type(applied.item) in NOTED:
+            if isinstance(applied.item, NOTED):
                 said = noted(state.setup.players, applied.item, after.table, state.table)
                 if said is not None:
-                    out.append((applied.position, Note(state.table.rack, said)))
+                    out.append((_placed(applied.position), Note(state.table.rack, said)))
             state = after
         return out
 
@@ -97,6 +98,12 @@ class Replay:
                 out.append(render(msg("Line {line} not applied: {error}.", line=position, error=entry), catalog))
         out.append(render(summary(self.final[0]), catalog))
         return out
+
+
+def _placed(position: int | None) -> int:
+    """An input's log line: a replay places every input it applies."""
+    assert position is not None
+    return position
 
 
 def _shot_heading(entry: ShotLine, players: tuple[str, str]) -> Message:

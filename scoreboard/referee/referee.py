@@ -32,6 +32,9 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any
 
+from scoreboard.contract import present
+from scoreboard.contract.present import served
+from scoreboard.contract.records import CODES, State
 from scoreboard.core import profiles
 from scoreboard.core.actions import actions, refused
 from scoreboard.core.inputs import (
@@ -49,9 +52,9 @@ from scoreboard.core.inputs import (
 from scoreboard.core.match import Match
 from scoreboard.core.messages import Arg, Catalog, Message, msg, render
 from scoreboard.core.messages import to_json as message_json
-from scoreboard.core.output import shot_line, state_line
-from scoreboard.core.rules import RuleError, Step, Verdict
-from scoreboard.core.rules.words import cites, ruling, shot_named
+from scoreboard.core.output import state_line
+from scoreboard.core.rules import RuleError, Step
+from scoreboard.core.rules.words import shot_named
 from scoreboard.core.settle import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.core.stats import counts
 from scoreboard.i18n.catalog import catalog
@@ -64,28 +67,6 @@ from scoreboard.sensing.interface import Health, Heard
 
 COMMANDS = ("call, call_decline, call_start, names, new_match, pin, rack_mode, result, results, settings, state, "
             "stats, withdraw")
-
-#: Every refusal's ``code``, one per kind (docs/mqtt.md, "Refusals"): stable, so no client branches on the words.
-CODES = {
-    "invalid_input": "the request is not well formed, or names an unknown command, option or value",
-    "not_now": "the rules or the match refuse it now (no match, the match over, a tap that is not allowed)",
-    "rule_fixed": "a new match would change an option the profile, the venue or the table's sensors fix",
-    "wrong_table": "a new match names another table",
-    "pin_required": "a change of settings without the PIN",
-    "pin_not_chosen": "no PIN is chosen yet: only the change that chooses one is taken",
-    "pin_wrong": "the PIN given is not the table's",
-    "pin_locked": "too many wrong PINs: requests carrying a PIN are refused for a while",
-    "not_allowed": "this way in may not send it (MQTT: settings and the PIN)",
-    "unavailable": "this daemon keeps no settings (started without a data directory)",
-    "store_failed": "the store could not save it: nothing changed",
-    "internal_error": "a fault of the daemon's own: reported, the match as it was",
-    "expired": "a director's call arrived after its expiry",
-    "superseded": "a director's call was withdrawn, or a newer call came first",
-    "in_play": "a director's call while a match is being played at this table",
-    "call_pending": "a director's call while another call is offered at this table",
-    "no_call": "a Start or Not now for a call that is not offered at this table",
-}
-
 
 class StaleReply(RuntimeError):
     """A reply's state read after the referee moved on: it would be a later state than the one answered."""
@@ -179,14 +160,6 @@ def _taking_back(match: Match, item: Input) -> dict[str, Any] | None:
         shot = _shot_taken_back(match)
         return None if shot is None else {"type": "undo_shot", **shot}
     return None
-
-
-def _verdict(verdict: Verdict, words: Catalog) -> dict[str, Any]:
-    """The last ruling as served: the shot line, its words in the players' language, the same as messages (for a
-    screen in another language) and the rules they cite (for "Why?")."""
-    said = ruling(verdict)
-    return dict(shot_line(verdict), words=render(said, words), message=message_json(said),
-                cites=list(cites(verdict, said)))
 
 
 class _Kept:
@@ -429,11 +402,11 @@ class Referee:
         if cmd == "rack_mode":
             return self._rack_mode(request.get("on"))
         if cmd == "names":
-            return Reply(True, dict(self.state(), names=self.store.player_names()))
+            return Reply(True, self.state(names=self.store.player_names()))
         if cmd == "stats":
-            return Reply(True, dict(self.state(), stats=self.stats()))
+            return Reply(True, self.state(stats=self.stats()))
         if cmd == "results":
-            return Reply(True, dict(self.state(), results=night(self.store)))
+            return Reply(True, self.state(results=night(self.store)))
         if cmd == "result":
             return self._result(request.get("match"))
         if cmd == "settings":
@@ -454,7 +427,7 @@ class Referee:
             texts = result_texts(self.store, match_id)
         except StoreError as error:
             return self._refuse(error.message)
-        return Reply(True, dict(self.state(), match=match_id, **texts))
+        return Reply(True, self.state(match=match_id, **texts))
 
     def _rack_mode(self, on: Any) -> Reply:
         """Players are racking: the sources drop pocket inputs until it ends (this command, or a strike)."""
@@ -490,7 +463,7 @@ class Referee:
             self.language = config.table.language
             self.sound = config.ui.sound
             restart = any(key not in LIVE for key in changes)
-        return Reply(True, dict(self.state(), settings=self.overrides.shown(), restart=restart))
+        return Reply(True, self.state(settings=self.overrides.shown(), restart=restart))
 
     def _check_pin(self, pin: Any) -> Reply:
         """The touchscreen's keypad asks the daemon, which alone knows the PIN."""
@@ -730,59 +703,52 @@ class Referee:
         def build() -> dict[str, Any]:
             if self._moves != made:
                 raise StaleReply("a reply's state is read when it is answered: the referee has moved on since")
-            return self.state(now)
+            return served(self.record(now))
 
         return build
 
-    def state(self, now: float | None = None) -> dict[str, Any]:
-        """The state object: the replay state line plus seq, last_verdict, undo, rules and match_id, its words in
-        the players' language (``language``), at match time ``now`` (default: the clock's)."""
+    def state(self, **answer: Any) -> dict[str, Any]:
+        """The state as served (``record``'s JSON object); ``answer``: what a command's answer adds to it."""
+        return served(self.record(**answer))
+
+    def record(self, now: float | None = None, **answer: Any) -> State:
+        """The state record (``scoreboard.contract``): the fold's state line and the daemon's fields, by name, its
+        words in the players' language (``language``), at match time ``now`` (default: the clock's). A field
+        served is added to ``State`` and named here."""
         match = self.match
         words = self.words()
-        out = state_line(match.state if match is not None else None)
-        out["language"] = self.spoken()
-        out["sound"] = self.sound
-        out["seq"] = self.seq
-        out["match_id"] = self.match_id
-        out["match_started"] = self._match_started()
-        out["table_name"] = self.table_name
-        out["store"] = self.store.id
-        out["health"] = list(self.health.values())
-        out["sensors"] = dict(self.sensors)
-        out["rack_mode"] = self.rack_mode
-        out["shot_in_progress"] = match is not None and match.state.shot is not None
-        out["profiles"] = self.profiles
-        out["profile_fixes"] = self.profile_fixes
-        out["profile_locked"] = self.defaults.locked
-        out["pin_chosen"] = self.pin_chosen()
-        out["sensed"] = dict(self.table_sensed) if self.table_sensed is not None else _sensors_of(self.defaults)
-        out["call"] = self.calls.served(words)
-        out["match_call"] = match.match_start.call if match is not None else None
-        out["called_results"] = self.calls.results(self, out)
+        called = match is not None and match.match_start.call is not None
+        daemon: dict[str, Any] = dict(
+            language=self.spoken(), sound=self.sound, seq=self.seq, match_id=self.match_id,
+            match_started=self._match_started(), table_name=self.table_name, store=self.store.id,
+            health=list(self.health.values()), sensors=self.sensors, rack_mode=self.rack_mode,
+            shot_in_progress=match is not None and match.state.shot is not None, profiles=self.profiles,
+            profile_fixes=self.profile_fixes, profile_locked=self.defaults.locked, pin_chosen=self.pin_chosen(),
+            sensed=self.table_sensed if self.table_sensed is not None else _sensors_of(self.defaults),
+            call=self.calls.served(words), match_call=match.match_start.call if match is not None else None,
+            called_results=self.calls.results(self, state_line(match.state) if called else {}), **answer)
         if match is None:
-            out.update(last_verdict=None, undo=None, undo_shot=None, taken_back=None, shot_reopened=False,
-                       rules=None, rules_version=None,
-                       actions=dict(refused(NO_MATCH, words), rack_mode={"ok": False, "why": render(NO_MATCH, words)}))
-            return out
+            return present.state(None, **daemon, last_verdict=None, undo=None, undo_shot=None, taken_back=None,
+                                 shot_reopened=False, rules=None, rules_version=None,
+                                 actions=dict(refused(NO_MATCH, words),
+                                              rack_mode={"ok": False, "why": render(NO_MATCH, words)}))
         verdict = match.last_verdict()
-        out["last_verdict"] = None if verdict is None else self._said(("verdict", verdict, words),
-                                                                       lambda: _verdict(verdict, words))
         target = match.undo_target
-        out["undo"] = to_json(target) if target is not None else None
         last = match.last_shot()
-        out["undo_shot"] = None if last is None else self._said(
-            ("undo_shot", last.verdict, last.in_progress, len(last.inputs), words),
-            lambda: _said(_shot_taken_back(match), words))
-        out["taken_back"] = _said(self.taken_back, words)
-        out["shot_reopened"] = self.timer.reopened and match.state.shot is not None
-        out["rules"] = match.match_start.options.every()
-        out["rules_version"] = match.state.setup.rules_version
         over = match.state.table.match_winner is not None
-        out["actions"] = dict(self._clock_actions(actions(match, words), self.now() if now is None else now),
-                              rack_mode={"ok": False, "why": render(MATCH_OVER, words)} if over else {"ok": True})
-        if "shot_clock" in out:
-            out["shot_clock"] = dict(out["shot_clock"], **self._clock_served())
-        return out
+        return present.state(
+            match.state, last=verdict, words=words, clock=self._clock_served(), **daemon,
+            last_verdict=None if verdict is None else self._said(("verdict", verdict, words),
+                                                                  lambda: present.ruling(verdict, words)),
+            undo=to_json(target) if target is not None else None,
+            undo_shot=None if last is None else self._said(
+                ("undo_shot", last.verdict, last.in_progress, len(last.inputs), words),
+                lambda: _said(_shot_taken_back(match), words)),
+            taken_back=_said(self.taken_back, words),
+            shot_reopened=self.timer.reopened and match.state.shot is not None,
+            rules=match.match_start.options.every(), rules_version=match.state.setup.rules_version,
+            actions=dict(self._clock_actions(actions(match, words), self.now() if now is None else now),
+                         rack_mode={"ok": False, "why": render(MATCH_OVER, words)} if over else {"ok": True}))
 
     def stats(self) -> dict[str, Any] | None:
         """The summary screen's counts (``scoreboard.core.stats``): the whole match, and the last shot's rack.

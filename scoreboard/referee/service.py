@@ -16,6 +16,8 @@ from typing import Any
 
 import orjson
 
+from scoreboard.contract import present
+from scoreboard.contract.present import served
 from scoreboard.core.inputs import Input
 from scoreboard.core.messages import Catalog, Message, msg, render
 from scoreboard.core.rules import Step
@@ -80,8 +82,7 @@ class Service:
         """The answer refusing a request: ``error`` in English (the API's words), ``words`` in the players', and
         its ``code`` (``CODES``)."""
         assert code in CODES, code
-        return {"id": request_id, "ok": False, "error": render(message), "words": render(message, self.words),
-                "code": code}
+        return served(present.refusal(request_id, render(message), render(message, self.words), code))
 
     def watch(self, watcher: StateWatcher) -> None:
         self._watchers.append(watcher)
@@ -159,7 +160,7 @@ class Service:
         if reply.ok:
             answer({"id": request_id, "ok": True, "state": reply.state})
         else:
-            answer({"id": request_id, "ok": False, "error": reply.error, "words": reply.words, "code": reply.code})
+            answer(served(present.refusal(request_id, reply.error or "", reply.words, reply.code or "internal_error")))
         if reply.changed:
             self.changed()
 

@@ -1079,10 +1079,10 @@ class DevetkaApp(App):
         state = self.state or {}
         if not state.get("players"):
             return
-        winner = state.get("match_winner")
         race = tuple(state.get("race") or self.table_config.match.race)  # null under APA points
         skill = state.get("apa_skill")
-        self.send(match_start(tuple(state["players"]), race, 1 - winner if winner in (0, 1) else 0,
+        breaker = state.get("rematch_breaker")
+        self.send(match_start(tuple(state["players"]), race, breaker if breaker is not None else 0,
                               rematch_rules(state), tuple(skill) if skill else None, state.get("language")))
 
     def start_match(self, players: tuple[str, str], race: tuple[int, int], breaker: int, rules: dict) -> None:

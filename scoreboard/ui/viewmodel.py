@@ -1,17 +1,18 @@
 """What the touchscreen shows, made from the daemon's state object: no Kivy here, so it is tested alone.
 
-The daemon decides everything; the screen only shows its state and sends taps.
+The daemon decides everything; the screen only shows its state and sends taps. The rule facts it shows (the
+ball on, the hill, the break to come, the picker's balls, the push out answered, the rematch's breaker, the skill
+levels' bounds) are served (``scoreboard/core/facts.py``): none is worked out here.
 ``view(state)`` is the whole picture: names and scores, the shooter, the balls
 on the table in their colours, what the players may do, the ruling in words,
 and every button with the request its tap sends. A button the state says cannot
 apply is shown disabled rather than refused later: a chalky finger between
-shots should not have to read an error. The state does not list the inputs of
-the shot in progress, so a few taps can still be refused (``miss`` after a ball
-dropped earlier in the same shot): the daemon's error is then shown.
+shots should not have to read an error.
 
 >>> v = view({"type": "state", "players": ["Ana", "Ben"], "race": [3, 5], "score": [1, 2], "rack": 4,
 ...           "shooter": 1, "on_table": [3, 5, 9], "ball_in_hand": True, "fouls_in_row": [0, 2],
-...           "warning": True, "match_id": 1, "last_verdict": None, "undo": {"type": "settle"}})
+...           "warning": True, "match_id": 1, "last_verdict": None, "undo": {"type": "settle"},
+...           "ball_on": 3, "hill": [False, True], "break_to_come": False, "identify_candidates": []})
 >>> v.players[1].name, v.players[1].score_text, v.players[1].shooting
 ('Ben', '2 of 5', True)
 >>> [(b.number, b.on) for b in v.balls]
@@ -27,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoreboard.core.messages import Balls, Catalog, Joined, Message, from_json, msg_n, render
+from scoreboard.core.messages import Balls, Catalog, Joined, from_json, msg_n, render
 from scoreboard.i18n.catalog import catalog
 from scoreboard.i18n.rules import text as rule_text
 
@@ -280,15 +281,12 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
     shooter, winner = state.get("shooter"), state.get("match_winner")
     fouls_in_row = state.get("fouls_in_row") or [0, 0]
     score, out_of = _standing(state)
-    racks, race = state["score"], state["race"]
-    hill = [winner is None and state.get("points") is None and racks[i] == race[i] - 1 for i in (0, 1)]
-    breaking = _break_to_come(state)
+    hill, breaking = state["hill"], state["break_to_come"]
     sides = tuple(Player(players[i], _("{won} of {target}").format(won=score[i], target=out_of[i]), shooter == i,
                          fouls_in_row[i], _marks(state.get("breaker") == i and winner is None, breaking, hill[i], t))
                   for i in (0, 1))
     on_table = state.get("on_table") or []
-    lowest = min(on_table) if on_table else None
-    balls = tuple(ball(n, on=n == lowest) for n in on_table)
+    balls = tuple(ball(n, on=n == state["ball_on"]) for n in on_table)
     verdict = state.get("last_verdict")
     live = winner is None
     awaiting = bool(state.get("awaiting_choice")) and live
@@ -310,7 +308,7 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
         chooser=players[shooter] if awaiting and shooter is not None else "",
         rack_mode=rack_mode, rack_mode_text=rack_mode_text, **health,
         hill_text=_("HILL-HILL") if all(hill) else "",
-        picker=_picker(verdict, t) if verdict is not None else None,
+        picker=_picker(verdict, state["identify_candidates"], t) if verdict is not None else None,
         why_text=_why(verdict, language or state.get("language")),
         summary=summary,
         buttons=_buttons(state, t),
@@ -462,12 +460,6 @@ def _timeout_text(state: dict, shooter: int | None, t: Catalog) -> str:
     return t.gettext("Timeout")
 
 
-def _break_to_come(state: dict) -> bool:
-    """The rack is not broken yet: no shot of this rack has been ruled and none is on."""
-    verdict = state.get("last_verdict")
-    return not state.get("shot_in_progress") and (verdict is None or verdict.get("rack") != state.get("rack"))
-
-
 def _marks(breaker: bool, breaking: bool, hill: bool, t: Catalog) -> str:
     """The words beside a name: who breaks this rack (or broke it), and who is on the hill (one rack to win)."""
     _ = t.gettext
@@ -508,33 +500,16 @@ def _status(players: list[str], shooter: int | None, state: dict, winner: int | 
     return (_("{name} to shoot").format(name=name),)
 
 
-def _ruling(verdict: dict | None, state: dict, players: list[str], t: Catalog) -> str:
+def _ruling(verdict: dict | None, state: dict, t: Catalog) -> str:
     """The last ruling in words, said from its messages in the screen's language (the daemon's words where they
-    are not served); once the push out is answered, what was chosen and who shoots, not the question."""
+    are not served); once the push out is answered, as the daemon says it now (``ruling_now``)."""
     if verdict is None:
         return ""
-    said = from_json(verdict["message"]) if isinstance(verdict.get("message"), dict) else None
-    if not isinstance(said, Joined):
-        return str(verdict.get("words", ""))
-    chooser = verdict.get("next_shooter")
-    shooter = state.get("shooter")
-    if verdict.get("push_out") and not state.get("awaiting_choice") and chooser in (0, 1) and shooter in (0, 1):
-        said = Joined(tuple(_answered(part, players, chooser, shooter) for part in said.parts), said.separator)
-    return render(said, t)
-
-
-def _answered(part: Any, players: list[str], chooser: int, shooter: int) -> Any:
-    """The push-out question, once answered: what the chooser chose."""
-    if not isinstance(part, Message) or part.text != CHOOSES_AFTER_PUSH_OUT:
-        return part
-    if shooter == chooser:
-        return Message(N_("{name} chose to shoot from here."), (("name", players[shooter]),))
-    return Message(N_("{name} passed it back: {shooter} shoots."), (("name", players[chooser]),
-                                                                    ("shooter", players[shooter])))
-
-
-#: The push-out question's msgid, as the rules core says it (``scoreboard/core/rules/words.py``).
-CHOOSES_AFTER_PUSH_OUT = "{name} chooses: shoot from here, or pass it back (5.6)."
+    said = state.get("ruling_now") or verdict
+    message = from_json(said["message"]) if isinstance(said.get("message"), dict) else None
+    if not isinstance(message, Joined):
+        return str(said.get("words", ""))
+    return render(message, t)
 
 
 def _why(verdict: dict | None, language: str | None) -> str:
@@ -572,13 +547,12 @@ def _warning(players: list[str], shooter: int | None, state: dict, t: Catalog) -
     return t.gettext("TWO FOULS: A THIRD LOSES THE RACK (5.13)")
 
 
-def _picker(verdict: dict, t: Catalog) -> Picker | None:
-    """Offer the balls an unnamed pocketed ball could have been: those on the table before the shot."""
+def _picker(verdict: dict, candidates: list[int], t: Catalog) -> Picker | None:
+    """Offer the balls an unnamed pocketed ball could have been, as the daemon serves them."""
     assumed = tuple(verdict.get("assumed") or ())
     if not assumed:
         return None
-    could = sorted(set(verdict.get("on_table") or ()) | set(verdict.get("pocketed") or ()))
-    could = [n for n in could if n != 0]
+    could = candidates
     taken = Balls(assumed)
     said = msg_n("A ball dropped unseen and was taken as the {balls}. Which ball was it?",
                  "Balls dropped unseen and were taken as the {balls}. Which ball was the first?", taken.n, balls=taken)
@@ -639,7 +613,7 @@ def _health(reports: list[dict], sensors: dict | None, t: Catalog | None = None)
 
 def _ruling_text(state: dict, verdict: dict | None, players: list[str], t: Catalog) -> str:
     """The last ruling, after what an undo just took back, if one did."""
-    words = _ruling(verdict, state, players, t)
+    words = _ruling(verdict, state, t)
     taken = state.get("taken_back")
     if not isinstance(taken, dict):
         return words
@@ -847,7 +821,8 @@ def setup_request(state: dict[str, Any] | None, profile: str, players: tuple[str
         if served is None or served.get(option) != value:
             rules[option] = value
     if served is not None and served.get("scoring") == "apa":
-        skill = (min(9, max(1, counts[0])), min(9, max(1, counts[1])))
+        least, most = (state or {})["limits"]["apa_skill"]
+        skill = (min(most, max(least, counts[0])), min(most, max(least, counts[1])))
         return match_start(players, counts, breaker, rules, skill, language)
     return match_start(players, counts, breaker, rules, language=language)
 

@@ -22,6 +22,7 @@ from scoreboard.referee.service import REQUEST_LIMIT, Service
 from scoreboard.referee.store import Store
 from tests.live import ANA_BEN, LEGAL_BREAK, TIMEOUT, Daemon
 from tests.paths import REPO
+from tests.served import valid
 from tests.watcher import Watcher, retained, retained_once_there
 
 TOPICS = Topics.of("devetka", "bar1", "homeassistant")
@@ -149,7 +150,8 @@ def test_the_documented_shot_clock_is_the_one_served(tmp_path):
     (b"", "not valid JSON: "),
     (b"[1, 2]", "a request must be a JSON object, not list"),
     (b'{"id": 7, "cmd": "shutdown"}',
-     "unknown command 'shutdown' (known: names, new_match, pin, rack_mode, result, results, settings, state, stats)"),
+     "unknown command 'shutdown' (known: call, call_decline, call_start, names, new_match, pin, rack_mode, result, "
+     "results, settings, state, stats, withdraw)"),
     (b'{"id": 8, "type": "pass"}', "pass without a push out to answer (5.6)"),
     (b'{"id": 9, "type": "pocket", "ball": 12}', "pocket ball must be 0-9 or null, not 12"),
     (b'{"id": 10, "type": "match_start", "players": ["X", "Y"], "race": [1, 1], "breaker": 0, "v": 1}',
@@ -158,8 +160,8 @@ def test_the_documented_shot_clock_is_the_one_served(tmp_path):
     (b'{"id": 13, "cmd": "settings", "set": {"table.id": "bar9"}}',
      "settings are changed on the table's touchscreen, behind its PIN, not over MQTT"),
     (b'{"id": 14, "cmd": "settings"}', "settings are changed on the table's touchscreen, behind its PIN"),
-    (b'{"id": 15, "cmd": {"name": "state"}}', "cmd must be a string naming a command (names, new_match, "),
-    (b'{"id": 16, "cmd": ["state"]}', "cmd must be a string naming a command (names, new_match, "),
+    (b'{"id": 15, "cmd": {"name": "state"}}', "cmd must be a string naming a command (call, call_decline, "),
+    (b'{"id": 16, "cmd": ["state"]}', "cmd must be a string naming a command (call, call_decline, "),
     (b'{"id": 17, "type": {"strike": true}}', "type must be a string, not {"),
     (b'{"id": 18, "cmd": "new_match", "match_start": {"players": [{}, []]}}', "match_start: "),
     (b'{"id": 12, "type": "strike", "note": "' + b"x" * REQUEST_LIMIT + b'"}',
@@ -403,11 +405,23 @@ def test_home_assistant_finds_one_device_with_its_sensors_and_verdicts(table, br
     screen.close()
 
 
-def test_the_documented_payloads_are_json_and_the_state_schema_names_every_field(tmp_path):
+def _schema(name: str) -> dict:
+    return orjson.loads((REPO / "docs" / "schema" / f"{name}.schema.json").read_bytes())
+
+
+def _table(doc: str, heading: str) -> list[str]:
+    """The first column of the table under ``heading`` in docs/mqtt.md: its names, each in backticks."""
+    section = doc[doc.index(heading):]
+    rows = re.findall(r"^\| (`[^|]*`) \|", section[:section.index("\n\n", section.index("| --- |"))], re.MULTILINE)
+    return [name for row in rows for name in re.findall(r"`([^`]+)`", row)]
+
+
+def test_the_documented_payloads_and_tables_are_the_contract_s(tmp_path):
+    """docs/mqtt.md's examples are what is served, and its field tables are the committed schemas' (the schemas
+    themselves are generated from the records, not written in the doc)."""
     doc = (REPO / "docs" / "mqtt.md").read_text()
     blocks = [orjson.loads(block) for block in re.findall(r"```json\n(.*?)```", doc, re.DOTALL)]
-    schemas = {block["$id"]: block for block in blocks if "$schema" in block}
-    assert set(schemas) == {"devetka/state", "devetka/event", "devetka/cmd/result"}
+    assert not [block for block in blocks if "$schema" in block]  # the schemas are docs/schema's, not written twice
     referee = Referee.open(tempfile.mkdtemp(dir=tmp_path) + "/d.db")
     seen = []
     referee.stored.append(lambda seq, item, step: seen.extend(events(referee.store.id, referee.match_id, seq,
@@ -415,18 +429,24 @@ def test_the_documented_payloads_are_json_and_the_state_schema_names_every_field
     referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
     for item in LEGAL_BREAK:
         referee.handle(item)
-    state = dict(referee.state(), type="state")
+    state = valid("state", dict(referee.state(), type="state"))
     referee.close()
-    assert sorted(schemas["devetka/state"]["required"]) == sorted(state)
-    assert sorted(schemas["devetka/state"]["properties"]) == sorted(state)
+    fields = _schema("state")["$defs"]["State"]
     documented_state = next(block for block in blocks if block.get("type") == "state")
-    assert sorted(documented_state) == sorted(state)
+    assert sorted(documented_state) == sorted(state) and set(fields["required"]) <= set(state)
     assert sorted(documented_state["last_verdict"]) == sorted(state["last_verdict"])
-    documented_events = [block for block in blocks if "event" in block and "$schema" not in block]
+    assert set(_schema("ruling")["$defs"]["Ruling"]["required"]) <= set(documented_state["last_verdict"])
+    clock = _schema("state")["$defs"]["ShotClock"]["properties"]
+    assert sorted(_table(doc, "### The shot clock")) == sorted(clock)
+    codes = _schema("refusal")["$defs"]["Refusal"]["properties"]["code"]["enum"]
+    assert sorted(_table(doc, "### Refusals: `code`")) == codes
+    documented_events = [block for block in blocks if "event" in block]
     assert {event["event"] for event in documented_events} == {event["event"] for event in seen}
     for documented in documented_events:
-        real = next(event for event in seen if event["event"] == documented["event"])
+        real = valid("event", next(event for event in seen if event["event"] == documented["event"]))
         assert sorted(documented) == sorted(real)
+    for answer in [block for block in blocks if "ok" in block and block["ok"] is False]:
+        valid("result", answer)
 
 
 def test_a_broker_that_hangs_never_holds_up_the_refereeing(table, broker):

@@ -18,6 +18,7 @@ import time
 import pytest
 
 from tests.live import TIMEOUT
+from tests.served import valid
 from tests.ui.touchscreen import TouchClock, Touchscreen
 
 SCREEN = (1920, 1080)  # the largest window the tests open: the TV layout
@@ -127,6 +128,8 @@ def screen(kivy_window, daemon, size):
     touch = Touchscreen(app, kivy_window)
     touch.wait_for(lambda: app.view.connected, "the referee's state")
     yield touch
+    if app.state is not None:
+        valid("state", app.state)  # the last state the touchscreen drew from fits the contract (tests/served.py)
     app.dispatch("on_stop")  # also lets go of the app in kv's `app` (ProxyApp caches it until on_stop)
     kivy_window.remove_widget(root)
     App._running_app = None

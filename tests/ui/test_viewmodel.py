@@ -438,13 +438,6 @@ def test_the_clock_buttons_are_the_served_actions_with_their_requests(clocked):
     off = view(play(referee, {"type": "shot_clock", "on": False})).buttons["shot_clock"]
     assert off.text == "Shot clock on" and off.request == {"type": "shot_clock", "on": True} and off.enabled
     assert view(referee.state()).shot_clock is None
-def test_the_push_out_question_is_the_one_the_rules_core_asks():
-    from scoreboard.core.rules.words import CHOOSES_AFTER_PUSH_OUT
-    from scoreboard.ui import viewmodel
-
-    assert viewmodel.CHOOSES_AFTER_PUSH_OUT == CHOOSES_AFTER_PUSH_OUT
-
-
 def test_the_view_speaks_the_state_s_language_from_the_served_messages(referee):
     import re
 

@@ -18,7 +18,8 @@ from scoreboard.venue import bridge, nats
 from tests.deploy.broker import ShippedBroker, free_port
 from tests.deploy.staging import credentials, install
 from tests.live import TIMEOUT, Daemon
-from tests.watcher import Watcher
+from tests.served import valid
+from tests.watcher import Watcher, served_kind
 
 #: The bridge's keepalive in the tests: Mosquitto's least (5 s), so the power-pull test waits 1.5 of it, not 1.5 x
 #: KEEPALIVE_S; DEVETKA_VENUE_KEEPALIVE_S=10 runs it on the shipped figure.
@@ -216,17 +217,22 @@ class Board(Watcher):
         while True:
             for arrived, name, payload, retained in self.arrivals[seen:]:
                 seen += 1
-                if name == topic and arrived >= since and not (live and retained) and predicate(_value(payload)):
+                if (name == topic and arrived >= since and not (live and retained)
+                        and predicate(_value(payload, name))):
                     return arrived, payload, retained
             assert time.monotonic() < deadline, f"nothing on {topic} satisfied the test within {timeout:g} s"
             time.sleep(0.005)
 
     def events(self, table_id: str) -> list[dict]:
-        return [orjson.loads(payload) for _, topic, payload, _ in self.arrivals if topic == f"devetka/{table_id}/event"]
+        wanted = f"devetka/{table_id}/event"
+        return [_value(payload, topic) for _, topic, payload, _ in self.arrivals if topic == wanted]
 
 
-def _value(payload: bytes):
+def _value(payload: bytes, topic: str):
+    """A message's JSON (a table's state or event checked against the contract, tests/served.py), or its text."""
     try:
-        return orjson.loads(payload)
+        value = orjson.loads(payload)
     except orjson.JSONDecodeError:
         return payload.decode()
+    kind = served_kind(topic)
+    return value if kind is None or not isinstance(value, dict) else valid(kind, value)
