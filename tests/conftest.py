@@ -55,6 +55,9 @@ def daemon(tmp_path, daemon_config):
 
 
 _WIDER = ("package", "module", "class")
+#: Where the long tests are (real daemons, Kivy, brokers, Chromium): handed out first, so that the short
+#: in-process ones fill the workers' last minutes instead of a long one starting at the end.
+_LONG_FIRST = ("tests/ui/", "tests/sim/", "tests/venue/", "tests/deploy/", "tests/adapters/")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -62,9 +65,10 @@ def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (``scripts/test.sh`` runs the suite on several workers, ``--dist loadgroup``), a test
     using a fixture made once per module or package (a staged venue, a NATS cluster, an installed table) runs on
     the worker that runs the rest of that module or package, so the fixture is still made once; every other test
-    goes to whichever worker is free."""
+    goes to whichever worker is free. The long tests' folders are handed out first."""
     if config.getoption("dist", "no") != "loadgroup":
         return
+    items.sort(key=lambda item: not item.nodeid.startswith(_LONG_FIRST))  # stable: each folder keeps its order
     for item in items:
         defs = [chain[-1] for chain in item._fixtureinfo.name2fixturedefs.values() if chain]
         wide = [d for d in defs if d.scope in _WIDER]

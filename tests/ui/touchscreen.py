@@ -112,6 +112,8 @@ class Touchscreen:
         ready = max(self.app.root.guard_until, getattr(widget, "released_at", 0.0) + REPEAT_GUARD_S)
         self.clock.skip_to(ready + 0.005)
         self.touch_at(*widget.to_window(*widget.center))
+        if getattr(widget, "state", "normal") != "normal":  # Kivy holds a quick press down for min_state_time
+            self.wait_for(lambda: widget.state == "normal", f"{getattr(widget, 'text', widget)!r} let go")
 
     def touch_at(self, x: float, y: float, hold_frames: int = 1, began: float | None = None) -> None:
         """A finger down and up at window pixel (x, y), with no wait for any guard: a double tap, as it comes.
