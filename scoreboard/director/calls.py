@@ -39,6 +39,9 @@ class Caller:
         """Told a line per call made (``call: MATCH to TABLE``): ``devetka director`` prints it."""
         self.offered: set[str] = set()
         """Calls their table answered ``ok`` (offered to the players): these no longer run out."""
+        self.sent: set[str] = set()
+        """Calls sent since the director (or its link) started: each standing call goes out once, then again only
+        after a reconnect."""
         self.since = now()
         """When the calls were last sent (at start, at every reconnect): none runs out before its tables could answer
         again."""
@@ -69,21 +72,25 @@ class Caller:
         for match, table in rules.next_calls(event, self.director.free_tables()):
             if self._take(event_id, Called(match, table, now + self.answer_within)):
                 self.say(f"call: {match} to {table}")
-                self.resend(event_id, match)
+        self._send_new(event_id)
 
-    def resend(self, event_id: int | None = None, match: str | None = None) -> None:
-        """Send the standing calls (one match's, or all of them: after the director or its link starts again)."""
-        if match is None:
-            self.since = self.now()
-        event_id = event_id if event_id is not None else self.director.store.latest()
-        if event_id is None:
-            return
+    def _send_new(self, event_id: int) -> None:
+        """Every standing call not sent yet (a new call, or a match moved by ``event move``)."""
         event = self.director.store.event(event_id)
         for view in event.matches():
-            if view.status == "called" and view.call is not None and view.table is not None \
-                    and (match is None or view.id == match):
+            if view.status == "called" and view.call is not None and view.table is not None:
                 call = rules.call_of(event, self.store_id, event_id, view)
-                self.send(view.table, {"id": call["id"], "cmd": "call", "call": call})
+                if call["id"] not in self.sent:
+                    self.sent.add(call["id"])
+                    self.send(view.table, {"id": call["id"], "cmd": "call", "call": call})
+
+    def resend(self) -> None:
+        """Send every standing call again, the same ids (after the director or its link starts again)."""
+        self.since = self.now()
+        self.sent.clear()
+        event_id = self.director.store.latest()
+        if event_id is not None:
+            self._send_new(event_id)
 
     def answered(self, table: str, answer: dict[str, Any]) -> None:
         """A table's answer on ``cmd/result``: a refused call is released, to be called elsewhere."""
@@ -94,6 +101,7 @@ class Caller:
 
     def table_state(self, table: str, state: dict[str, Any]) -> None:
         """A table's retained state: a call declined or refused, a called match begun, or won."""
+        self.director.served[table] = state
         call = state.get("call")
         if isinstance(call, dict) and call.get("status") == "offered" and isinstance(call.get("id"), str):
             self.offered.add(call["id"])
@@ -124,10 +132,12 @@ class Caller:
         named = rules.parse_call_id(result.get("call"), self.store_id)
         if named is None:
             return
-        event_id, match, _ = named
+        event_id, match, n = named
         view = self._view(event_id, match)
         if view is None or view.status == "done":
             return  # counted already (a second result for it would be a correction, with a reason, by hand)
+        if view.call != n and (view.status == "playing" or view.continued is not None):
+            return  # the match went on elsewhere (moved, or begun at another table): that table's result counts
         score = result.get("points") if view.skills is not None else result.get("score")
         match_id, seq = result.get("match_id"), result.get("seq")
         if not isinstance(score, list) or len(score) != 2 or not isinstance(match_id, int):

@@ -91,6 +91,8 @@ def call_of(event: Event, store: str, event_id: int, view: MatchView) -> dict[st
         start["apa_skill"] = list(view.skills)
     elif view.race is not None:
         start["race"] = list(view.race)
+    if view.continued is not None:
+        start["start_score"], start["breaker"] = list(view.continued[0]), view.continued[1]
     return {"id": call_id(store, event_id, view.id, view.call), "event": event.spec.name, "match": view.id,
             "round": view.round, "side": view.side, "match_start": start,
             "profile": event.spec.profile, "expires": view.expires}
