@@ -29,12 +29,15 @@ class Caller:
     """Calls for the event being played (the store's latest), through ``send``; ``director`` owns the store."""
 
     def __init__(self, director: Any, now: Callable[[], float], send: Send,
-                 answer_within: float = rules.ANSWER_WITHIN_S, say: Callable[[str], None] = log.info) -> None:
+                 answer_within: float = rules.ANSWER_WITHIN_S, say: Callable[[str], None] = log.info,
+                 start_on_strike: bool = False) -> None:
         self.director = director
         self.store_id = str(director.store.id)
         self.now = now
         self.send = send
         self.answer_within = answer_within
+        self.start_on_strike = start_on_strike
+        """The venue's choice: the break's strike at a called table begins the match, as Start does."""
         self.say = say
         """Told a line per call made (``call: MATCH to TABLE``): ``devetka director`` prints it."""
         self.offered: set[str] = set()
@@ -79,7 +82,7 @@ class Caller:
         event = self.director.store.event(event_id)
         for view in event.matches():
             if view.status == "called" and view.call is not None and view.table is not None:
-                call = rules.call_of(event, self.store_id, event_id, view)
+                call = rules.call_of(event, self.store_id, event_id, view, self.start_on_strike)
                 if call["id"] not in self.sent:
                     self.sent.add(call["id"])
                     self.send(view.table, {"id": call["id"], "cmd": "call", "call": call})

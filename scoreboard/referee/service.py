@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from scoreboard.core.inputs import Input
+from scoreboard.core.inputs import Input, Strike
 from scoreboard.core.messages import Catalog, Message, msg, render
 from scoreboard.core.rules import Step
 from scoreboard.referee.referee import Referee
@@ -178,6 +178,8 @@ class Service:
             referee.health_report(report)
             self.changed()
             return
+        if isinstance(report, Strike) and referee.calls.strike_starts(referee):
+            self.changed()  # the called match begun by its break (the venue said so): the strike is its break
         if referee.match is None:
             return  # no match to referee yet: the table is being set up
         self.woken()
