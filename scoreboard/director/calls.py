@@ -42,6 +42,9 @@ class Caller:
         """Told a line per call made (``call: MATCH to TABLE``): ``devetka director`` prints it."""
         self.offered: set[str] = set()
         """Calls their table answered ``ok`` (offered to the players): these no longer run out."""
+        self.silent: set[str] = set()
+        """Tables that let a call run out unanswered: none is called again until it is heard from (a state or an
+        answer), so a table gone quiet is not called over and over while its bridge still looks up."""
         self.sent: set[str] = set()
         """Calls sent since the director (or its link) started: each standing call goes out once, then again only
         after a reconnect."""
@@ -69,10 +72,12 @@ class Caller:
             assert view.table is not None and view.call is not None
             if rules.call_id(self.store_id, event_id, view.id, view.call) in self.offered:
                 continue
+            self.silent.add(view.table)
             if self._take(event_id, Released(view.id, view.table, "expired")):
                 self.send(view.table, _withdraw(rules.call_id(self.store_id, event_id, view.id, view.call)))
         event = self.director.store.event(event_id)
-        for match, table in rules.next_calls(event, self.director.free_tables()):
+        free = [t for t in self.director.free_tables() if t not in self.silent]
+        for match, table in rules.next_calls(event, free):
             if self._take(event_id, Called(match, table, now + self.answer_within)):
                 self.say(f"call: {match} to {table}")
         self._send_new(event_id)
@@ -97,6 +102,7 @@ class Caller:
 
     def answered(self, table: str, answer: dict[str, Any]) -> None:
         """A table's answer on ``cmd/result``: a refused call is released, to be called elsewhere."""
+        self.silent.discard(table)
         if answer.get("ok") is True and isinstance(answer.get("id"), str):
             self.offered.add(answer["id"])
         elif answer.get("ok") is False and isinstance(answer.get("code"), str):
@@ -105,6 +111,7 @@ class Caller:
     def table_state(self, table: str, state: dict[str, Any]) -> None:
         """A table's retained state: a call declined or refused, a called match begun, or won."""
         self.director.served[table] = state
+        self.silent.discard(table)
         call = state.get("call")
         if isinstance(call, dict) and call.get("status") == "offered" and isinstance(call.get("id"), str):
             self.offered.add(call["id"])

@@ -70,6 +70,8 @@ def director(tmp_path, venue, tables):
         state = table.state()
         if state["players"] and state["match_winner"] is None:
             table.request({"type": "concede", "player": 1, "scope": "match"})
+        if state["call"] and state["call"]["status"] == "offered":  # and a call left standing given back
+            table.request({"cmd": "call_decline", "call": state["call"]["id"]})
 
 
 def offered(table, not_id: str | None = None) -> dict:
@@ -192,6 +194,7 @@ def test_a_table_gone_before_answering_is_called_elsewhere_and_refuses_the_stale
     tables["t2"].thaw()
     refused = until(lambda: tables["t2"].state()["call"], lambda c: c is not None and c["status"] != "offered")
     assert refused["id"].endswith(f"/1/W1-2/{stale['call']}") and refused["status"] in ("refused", "withdrawn")
+    assert sum(isinstance(r, Called) and r.match == "W1-2" for r in records(director)) == 2  # t2, then t1
     assert tables["t2"].state()["match_call"] != refused["id"]  # the stale call began nothing
     final = until(lambda: matches(director)["W2-1"], lambda m: m["status"] == "called")
     table = tables[final["table"]]
