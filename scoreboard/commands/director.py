@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     try:
         asyncio.run(serve(args.store, args.socket, args.mqtt_host, args.mqtt_port, args.mqtt_user, password,
-                          args.answer_within))
+                          args.answer_within, args.start_on_strike))
     except EventStoreError as error:
         print(f"devetka director: {said(error.message)}", file=sys.stderr)
         return 1
@@ -54,4 +54,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     director.add_argument("--answer-within", type=float, metavar="SECONDS",
                           help=_("how long a called table has to answer before the match is called elsewhere "
                                  "(default: {seconds})").format(seconds=60))
+    director.add_argument("--start-on-strike", action="store_true",
+                          help=_("the break's strike at a called table begins the called match, as Start does"))
     director.set_defaults(run=run)

@@ -29,16 +29,25 @@ class Caller:
     """Calls for the event being played (the store's latest), through ``send``; ``director`` owns the store."""
 
     def __init__(self, director: Any, now: Callable[[], float], send: Send,
-                 answer_within: float = rules.ANSWER_WITHIN_S, say: Callable[[str], None] = log.info) -> None:
+                 answer_within: float = rules.ANSWER_WITHIN_S, say: Callable[[str], None] = log.info,
+                 start_on_strike: bool = False) -> None:
         self.director = director
         self.store_id = str(director.store.id)
         self.now = now
         self.send = send
         self.answer_within = answer_within
+        self.start_on_strike = start_on_strike
+        """The venue's choice: the break's strike at a called table begins the match, as Start does."""
         self.say = say
         """Told a line per call made (``call: MATCH to TABLE``): ``devetka director`` prints it."""
         self.offered: set[str] = set()
         """Calls their table answered ``ok`` (offered to the players): these no longer run out."""
+        self.silent: set[str] = set()
+        """Tables that let a call run out unanswered: none is called again until it is heard from (a state or an
+        answer), so a table gone quiet is not called over and over while its bridge still looks up."""
+        self.sent: set[str] = set()
+        """Calls sent since the director (or its link) started: each standing call goes out once, then again only
+        after a reconnect."""
         self.since = now()
         """When the calls were last sent (at start, at every reconnect): none runs out before its tables could answer
         again."""
@@ -63,30 +72,37 @@ class Caller:
             assert view.table is not None and view.call is not None
             if rules.call_id(self.store_id, event_id, view.id, view.call) in self.offered:
                 continue
+            self.silent.add(view.table)
             if self._take(event_id, Released(view.id, view.table, "expired")):
                 self.send(view.table, _withdraw(rules.call_id(self.store_id, event_id, view.id, view.call)))
         event = self.director.store.event(event_id)
-        for match, table in rules.next_calls(event, self.director.free_tables()):
+        free = [t for t in self.director.free_tables() if t not in self.silent]
+        for match, table in rules.next_calls(event, free):
             if self._take(event_id, Called(match, table, now + self.answer_within)):
                 self.say(f"call: {match} to {table}")
-                self.resend(event_id, match)
+        self._send_new(event_id)
 
-    def resend(self, event_id: int | None = None, match: str | None = None) -> None:
-        """Send the standing calls (one match's, or all of them: after the director or its link starts again)."""
-        if match is None:
-            self.since = self.now()
-        event_id = event_id if event_id is not None else self.director.store.latest()
-        if event_id is None:
-            return
+    def _send_new(self, event_id: int) -> None:
+        """Every standing call not sent yet (a new call, or a match moved by ``event move``)."""
         event = self.director.store.event(event_id)
         for view in event.matches():
-            if view.status == "called" and view.call is not None and view.table is not None \
-                    and (match is None or view.id == match):
-                call = rules.call_of(event, self.store_id, event_id, view)
-                self.send(view.table, {"id": call["id"], "cmd": "call", "call": call})
+            if view.status == "called" and view.call is not None and view.table is not None:
+                call = rules.call_of(event, self.store_id, event_id, view, self.start_on_strike)
+                if call["id"] not in self.sent:
+                    self.sent.add(call["id"])
+                    self.send(view.table, {"id": call["id"], "cmd": "call", "call": call})
+
+    def resend(self) -> None:
+        """Send every standing call again, the same ids (after the director or its link starts again)."""
+        self.since = self.now()
+        self.sent.clear()
+        event_id = self.director.store.latest()
+        if event_id is not None:
+            self._send_new(event_id)
 
     def answered(self, table: str, answer: dict[str, Any]) -> None:
         """A table's answer on ``cmd/result``: a refused call is released, to be called elsewhere."""
+        self.silent.discard(table)
         if answer.get("ok") is True and isinstance(answer.get("id"), str):
             self.offered.add(answer["id"])
         elif answer.get("ok") is False and isinstance(answer.get("code"), str):
@@ -94,6 +110,8 @@ class Caller:
 
     def table_state(self, table: str, state: dict[str, Any]) -> None:
         """A table's retained state: a call declined or refused, a called match begun, or won."""
+        self.director.served[table] = state
+        self.silent.discard(table)
         call = state.get("call")
         if isinstance(call, dict) and call.get("status") == "offered" and isinstance(call.get("id"), str):
             self.offered.add(call["id"])
@@ -124,10 +142,12 @@ class Caller:
         named = rules.parse_call_id(result.get("call"), self.store_id)
         if named is None:
             return
-        event_id, match, _ = named
+        event_id, match, n = named
         view = self._view(event_id, match)
         if view is None or view.status == "done":
             return  # counted already (a second result for it would be a correction, with a reason, by hand)
+        if view.call != n and (view.status == "playing" or view.continued is not None):
+            return  # the match went on elsewhere (moved, or begun at another table): that table's result counts
         score = result.get("points") if view.skills is not None else result.get("score")
         match_id, seq = result.get("match_id"), result.get("seq")
         if not isinstance(score, list) or len(score) != 2 or not isinstance(match_id, int):

@@ -125,6 +125,9 @@ class DirectorLink:
         if kind == "bridge":
             bridged = message.payload != b"0"
             self.loop.call_soon_threadsafe(lambda: self.director.table_seen(table, bridged=bridged))
+            if bridged and self.caller is not None:
+                silent = self.caller.silent
+                self.loop.call_soon_threadsafe(lambda: silent.discard(table))  # back: it may be called again
             return
         if kind != "state":
             return

@@ -44,7 +44,7 @@ async def _calling(caller: Caller) -> None:
 
 async def serve(store_path: str, socket_path: str, mqtt_host: str | None = None, mqtt_port: int = 1883,
                 username: str | None = None, password: str | None = None,
-                answer_within: float | None = None) -> None:
+                answer_within: float | None = None, start_on_strike: bool = False) -> None:
     """Serve until SIGTERM or SIGINT; with a venue broker, call its tables to the event being played."""
     director = Director(EventStore.open(store_path, now=_now), seed=lambda: secrets.randbelow(2**31))
     server = DirectorServer(director, socket_path)
@@ -55,7 +55,7 @@ async def serve(store_path: str, socket_path: str, mqtt_host: str | None = None,
     link = calling = None
     if mqtt_host is not None:
         link = DirectorLink(director, loop, mqtt_host, mqtt_port, username, password)
-        caller = Caller(director, time.time, link.send, say=_say,
+        caller = Caller(director, time.time, link.send, say=_say, start_on_strike=start_on_strike,
                         **({} if answer_within is None else {"answer_within": answer_within}))
         link.caller = caller
         link.start()

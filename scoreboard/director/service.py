@@ -46,6 +46,9 @@ class Director:
         self._watchers: list[Changed] = []
         self.tables: dict[str, dict[str, Any]] = {}
         """What the venue's tables say of themselves: ``{"online": bool, "in_play": bool}`` by table id."""
+        self.served: dict[str, dict[str, Any]] = {}
+        """Each table's last state as the venue broker carried it (retained: read again after a restart), so a match
+        moved off a table goes on from the score it last served."""
 
     def watch(self, changed: Changed) -> None:
         """Call ``changed(event_id, state)`` after each committed change (the MQTT link publishes it)."""
@@ -164,8 +167,23 @@ class Director:
         match = str(request.get("match"))
         view = self.store.event(event_id).match(match)
         kind = "moved" if view is not None and view.table else "called"
-        record = parse({"type": kind, "match": match, "table": request.get("table")})
-        return {**self._take(event_id, record), "match": match}
+        raw: dict[str, Any] = {"type": kind, "match": match, "table": request.get("table")}
+        if kind == "moved" and view is not None and view.table is not None:
+            raw.update(self._served_score(view.table, match))
+        return {**self._take(event_id, parse(raw)), "match": match}
+
+    def _served_score(self, table: str, match: str) -> dict[str, Any]:
+        """The racks won and who breaks next, as ``table`` last served the match (nothing when it served another
+        match, or none): the move goes on from there."""
+        state = self.served.get(table) or {}
+        call = state.get("match_call")
+        if not isinstance(call, str) or call.split("/")[:1] != [str(self.store.id)] or call.split("/")[2:3] != [match]:
+            return {}
+        if state.get("match_winner") is not None or not isinstance(state.get("score"), list):
+            return {}
+        if state.get("points") is not None:
+            return {}  # APA points: the match starts again (a points score cannot be carried yet)
+        return {"score": state["score"], "breaker": state.get("breaker") or 0}
 
     def _status(self, request: dict[str, Any]) -> dict[str, Any]:
         answer = self._state(self._event_id(request))

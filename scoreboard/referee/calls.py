@@ -97,6 +97,16 @@ class TableCalls:
             return referee.served(changed=True)
         return self._start(referee)
 
+    def strike_starts(self, referee: Referee) -> bool:
+        """A strike sensed while a call is offered whose venue says the break begins it (``start_on_strike``): the
+        called match begins, and the strike is its break. False when no such call stands (or it could not begin)."""
+        offer = self.offer
+        if offer is None or not offer.get("start_on_strike"):
+            return False
+        if referee.match is not None and referee.match.state.table.match_winner is None:
+            return False
+        return self._start(referee).ok
+
     def served(self, words: Any) -> dict[str, Any] | None:
         """The state's ``call``: the one offered (with its words), else the last one answered."""
         if self.offer is None:

@@ -386,9 +386,12 @@ class Referee:
         return self._refuse(message, code=code, **fields)
 
     def served(self, changed: bool = False) -> Reply:
-        return Reply(True, self.state(), changed=changed)
+        """The state now, for the calls' answers (``calls.py``), built when first read as every other reply's."""
+        return Reply(True, self._served(), changed=changed)
 
     def new_match(self, match_start: Any) -> Reply:
+        """A match begun outside ``handle`` (a called match's Start or its break's strike)."""
+        self._moves += 1
         return self._new_match(match_start)
 
     def _command(self, request: dict) -> Reply:

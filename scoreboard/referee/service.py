@@ -18,7 +18,7 @@ import orjson
 
 from scoreboard.contract import present
 from scoreboard.contract.present import served
-from scoreboard.core.inputs import Input
+from scoreboard.core.inputs import Input, Strike
 from scoreboard.core.messages import Catalog, Message, msg, render
 from scoreboard.core.rules import Step
 from scoreboard.referee.referee import CODES, Referee, Reply
@@ -177,6 +177,8 @@ class Service:
             referee.heard(report)
             self.woken()  # a settle held back for this way in may be due now
             return
+        if isinstance(report, Strike) and referee.calls.strike_starts(referee):
+            self.changed()  # the called match begun by its break (the venue said so): the strike is its break
         if referee.match is None:
             return  # no match to referee yet: the table is being set up
         self.woken()

@@ -69,11 +69,13 @@ class Node:
 class NatsCluster:
     """``NatsCluster(tables={"t1": "pw"})``: three nodes (``size``), started by ``with`` or ``start``."""
 
-    def __init__(self, tables: dict[str, str], size: int = 3, route_secret: str = "devetka-test-route") -> None:
+    def __init__(self, tables: dict[str, str], size: int = 3, route_secret: str = "devetka-test-route",
+                 director_password: str | None = None) -> None:
         self.binary = nats_server_binary()
         if self.binary is None:
             raise ClusterError("nats-server is not installed (Debian: apt-get install nats-server)")
         self.tables = dict(tables)
+        self.director_password = director_password
         self.route_secret = route_secret
         self._folder = tempfile.TemporaryDirectory(prefix="devetka-nats-")
         self.folder = Path(self._folder.name)
@@ -108,7 +110,7 @@ class NatsCluster:
                                 self.route_secret, bind=HOST, mqtt_port=node.mqtt_port,
                                 websocket_port=node.websocket_port, cluster_port=node.cluster_port,
                                 client_port=node.client_port, monitor_port=node.monitor_port,
-                                store_dir=str(node.folder / "jetstream"))
+                                store_dir=str(node.folder / "jetstream"), director_password=self.director_password)
 
     def start(self) -> None:
         """Start every node that is not running and wait until each is ready."""

@@ -365,6 +365,16 @@ class PlayerPanel(BoxLayout):
     side = ObjectProperty(Player("", "", False, 0), rebind=True)
 
 
+class CallPanel(BoxLayout):
+    """The director's call over the screen (kv/root.kv): a touch on it is its own, never the screen's under it."""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.opacity and self.collide_point(*touch.pos):
+            super().on_touch_down(touch)
+            return True
+        return False
+
+
 class DevetkaScreen(Screen):
     """A screen of the app; the ones with widgets made from the state redraw them in ``show``.
 

@@ -49,6 +49,8 @@ READER = "reader"
 #: it), the deliveries of its QoS 1 subscriptions, and the Mosquitto venue's own link (``devetka-venue/link``,
 #: bridge.py VENUE_LINK_TOPIC; the board asks for it on either engine).
 READER_SUBSCRIBE = ("devetka", "devetka.>", "$MQTT.sub.>", "devetka-venue.link")
+#: The venue director's login (docs/events.md, "Calls"): the one that may write a table's ``cmd``.
+DIRECTOR = "director"
 
 _NAME = re.compile(r"[A-Za-z0-9_-]+")  # a table id: no '.', '*', '>' or space, so one NATS subject token
 _LOGIN = re.compile(r"[A-Za-z0-9_.-]+")
@@ -96,10 +98,11 @@ def _quote(value: str) -> str:
 def render_node(node: int, peers: Sequence[tuple[str, int]], tables: Mapping[str, str], route_secret: str, *,
                 bind: str = "0.0.0.0", mqtt_port: int = MQTT_PORT, websocket_port: int = WEBSOCKET_PORT,
                 cluster_port: int = CLUSTER_PORT, client_port: int = CLIENT_PORT, monitor_port: int = MONITOR_PORT,
-                store_dir: str = STORE_DIR) -> str:
+                store_dir: str = STORE_DIR, director_password: str | None = None) -> str:
     """Node ``node``'s nats-server config: MQTT for the tables and readers, MQTT over WebSocket for browsers,
     JetStream, and routes to every node of ``peers`` (the cluster ports; this node's own may be in it, NATS skips
-    a route to itself, so every node can be given the same list). ``tables``: table id -> its password."""
+    a route to itself, so every node can be given the same list). ``tables``: table id -> its password;
+    ``director_password``: the venue director's login, the one that may call a table (write its ``cmd``)."""
     if not (isinstance(node, int) and not isinstance(node, bool) and node >= 1):
         raise ValueError(f"the node number must be 1 or more, got {node!r}")
     check(_HOST, bind, "the address to listen on")
@@ -120,10 +123,17 @@ def render_node(node: int, peers: Sequence[tuple[str, int]], tables: Mapping[str
     for table_id, password in tables.items():
         check(_NAME, table_id, "a table id")
         check(_SECRET, password, f"table {table_id}'s password")
-        if table_id == READER:
-            raise ValueError(f"a table may not be called {READER!r}: that is the readers' login")
+        if table_id in (READER, DIRECTOR):
+            raise ValueError(f"a table may not be called {table_id!r}: that is another login")
+        # Its own cmd (the director's calls, bridged in at QoS 1, delivered on $MQTT.sub.<its consumer>).
         users.append(f"    {{user: {_quote(table_id)}, password: {_quote(password)}, permissions: "
-                     f"{{publish: {{allow: [\"devetka.{table_id}.>\"]}}, subscribe: {{deny: [\">\"]}}}}}}")
+                     f"{{publish: {{allow: [\"devetka.{table_id}.>\"]}}, "
+                     f"subscribe: {{allow: [\"devetka.{table_id}.cmd\", \"$MQTT.sub.>\"]}}}}}}")
+    if director_password is not None:
+        check(_SECRET, director_password, "the director's password")
+        users.append(f"    {{user: {DIRECTOR}, password: {_quote(director_password)}, permissions: "
+                     f"{{publish: {{allow: [\"devetka.director.>\", \"devetka.*.cmd\"]}}, "
+                     f"subscribe: {{allow: [\"devetka.>\", \"$MQTT.sub.>\"]}}}}}}")
     reader_subscribe = ", ".join(_quote(subject) for subject in READER_SUBSCRIBE)
     users.append(f"    {{user: {READER}, permissions: {{publish: {{deny: [\">\"]}}, "
                  f"subscribe: {{allow: [{reader_subscribe}]}}}}}}")

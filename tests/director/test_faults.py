@@ -6,6 +6,7 @@ API as the touchscreen sends it; every rack is the breaker dropping the 9, from 
 from __future__ import annotations
 
 import subprocess
+import sys
 import time
 
 import paho.mqtt.client as mqtt
@@ -18,7 +19,7 @@ from tests.deploy.staging import install
 from tests.director.test_calls import NINE_ON_THE_BREAK, until
 from tests.director.test_serve import RunningDirector
 from tests.live import TIMEOUT
-from tests.venue.hall import VenueBroker, start_table, venue_logins
+from tests.venue.hall import Board, VenueBroker, start_table, venue_logins
 
 DIRECTOR_PASSWORD = "d1rector-pw"
 SPEC = {"name": "Friday", "format": "single", "players": ["Ana", "Ben", "Cvita", "Dino"], "race": 1,
@@ -69,6 +70,8 @@ def director(tmp_path, venue, tables):
         state = table.state()
         if state["players"] and state["match_winner"] is None:
             table.request({"type": "concede", "player": 1, "scope": "match"})
+        if state["call"] and state["call"]["status"] == "offered":  # and a call left standing given back
+            table.request({"cmd": "call_decline", "call": state["call"]["id"]})
 
 
 def offered(table, not_id: str | None = None) -> dict:
@@ -186,12 +189,12 @@ def test_a_table_gone_before_answering_is_called_elsewhere_and_refuses_the_stale
     play(tables["t1"], first)
     again = offered(tables["t1"], not_id=first["id"])
     assert again["match"] == "W1-2"
-    shown = status(director)
-    assert "t2" not in shown["tables"]["free"]
+    until(lambda: status(director)["tables"]["free"], lambda free: "t2" not in free)  # its bridge seen gone
     play(tables["t1"], again)
     tables["t2"].thaw()
     refused = until(lambda: tables["t2"].state()["call"], lambda c: c is not None and c["status"] != "offered")
     assert refused["id"].endswith(f"/1/W1-2/{stale['call']}") and refused["status"] in ("refused", "withdrawn")
+    assert sum(isinstance(r, Called) and r.match == "W1-2" for r in records(director)) == 2  # t2, then t1
     assert tables["t2"].state()["match_call"] != refused["id"]  # the stale call began nothing
     final = until(lambda: matches(director)["W2-1"], lambda m: m["status"] == "called")
     table = tables[final["table"]]
@@ -200,11 +203,39 @@ def test_a_table_gone_before_answering_is_called_elsewhere_and_refuses_the_stale
     assert_each_match_called_and_counted_once(director)
 
 
-def test_a_table_whose_power_is_pulled_mid_match_is_shown_offline_with_its_match_in_doubt(director, tables):
-    begin(director)
+def test_a_table_whose_power_is_pulled_mid_match_is_in_doubt_and_event_move_plays_it_on_from_its_served_score(
+        director, tables, venue):
+    assert ask(director.socket, {"cmd": "new", "spec": SPEC | {"race": 3, "players": ["Ana", "Ben"]}})["ok"]
+    assert ask(director.socket, {"cmd": "draw"})["ok"]
     first = offered(tables["t1"])
-    tables["t1"].request({"cmd": "call_start", "call": first["id"]})
+    board = Board(venue, ("devetka/t1/state",))
+    try:
+        play(tables["t1"], first)  # Ana drops the 9 on the break: 1-0, and breaks rack 2
+        board.wait_for("devetka/t1/state", lambda state: state["score"] == [1, 0])  # served to the venue
+    finally:
+        board.close()
     until(lambda: matches(director)["W1-1"]["status"], lambda s: s == "playing")
     tables["t1"].freeze()
     doubt = until(lambda: matches(director)["W1-1"], lambda m: m.get("in_doubt"), timeout=2 * TIMEOUT)
     assert doubt["table"] == "t1" and "t1" not in status(director)["tables"]["free"]
+
+    moved = ask(director.socket, {"cmd": "move", "match": "W1-1", "table": "t2"})
+    assert moved["ok"], moved
+    call = offered(tables["t2"])
+    assert call["words"] == "Called: Ana - Ben, race to 3, winners' round 1"
+    tables["t2"].request({"cmd": "call_start", "call": call["id"]})
+    begun = tables["t2"].state()
+    assert (begun["score"], begun["rack"], begun["breaker"]) == ([1, 0], 2, 0)  # on from t1's served score
+    tables["t2"].play(*NINE_ON_THE_BREAK, *NINE_ON_THE_BREAK)
+    done = until(lambda: matches(director)["W1-1"], lambda m: m["status"] == "done")
+    won = tables["t2"].state()
+    assert (done["score"], done["table"], done["store"], done["match_id"]) == ([3, 0], "t2", won["store"],
+                                                                              won["match_id"])
+    log = subprocess.run([sys.executable, "-m", "scoreboard.commands.main", "export", "--store",
+                          str(tables["t2"].daemon.store), "--match", str(won["match_id"])], capture_output=True,
+                         check=True).stdout
+    assert b'"start_score":[1,0]' in log.splitlines()[0]
+    tables["t1"].thaw()  # t1 back: its old copy of the match is no longer the event's
+    tables["t1"].play(*NINE_ON_THE_BREAK, *NINE_ON_THE_BREAK)
+    time.sleep(2)
+    assert matches(director)["W1-1"]["table"] == "t2" and matches(director)["W1-1"]["score"] == [3, 0]

@@ -87,7 +87,8 @@ def test_a_call_carries_its_id_its_match_start_and_its_expiry_and_a_new_call_has
     call = call_of(event, "s1", 7, view)
     assert call == {"id": "s1/7/W1-1/2", "event": "N", "match": "W1-1", "round": "W1", "side": "winners",
                     "match_start": {"type": "match_start", "v": 1, "players": ["Ana", "Dino"], "breaker": 0,
-                                    "race": [3, 3]}, "profile": "wpa", "expires": 100.0}
+                                    "race": [3, 3]}, "profile": "wpa", "expires": 100.0,
+                    "start_on_strike": False}
     event.apply(Released("W1-1", "t1", "expired"))
     event.apply(Called("W1-1", "t2", 200.0))
     assert call_of(event, "s1", 7, event.match("W1-1"))["id"] == "s1/7/W1-1/4"

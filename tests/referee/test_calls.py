@@ -142,3 +142,20 @@ def test_a_called_match_won_is_served_until_well_after_the_next_match_and_across
         assert again.state()["called_results"] == [won]
     finally:
         again.close()
+
+
+def test_the_break_s_strike_begins_a_called_match_only_where_the_venue_says_so(table):
+    import time
+
+    from scoreboard.core.inputs import Strike
+    from scoreboard.referee.service import Service
+
+    service = Service(table)
+    call(table)
+    service.report(Strike(t=time.monotonic()))  # the venue did not say so: the players must press Start
+    assert table.match is None and table.state()["call"]["status"] == "offered"
+    table.handle({"cmd": "call_decline", "call": CALL["id"]})
+    call(table, id="5e1f0a9c3b2d/1/W2-1/9", start_on_strike=True)
+    service.report(Strike(t=time.monotonic()))
+    state = table.state()
+    assert (state["match_call"], state["seq"], state["shot_in_progress"]) == ("5e1f0a9c3b2d/1/W2-1/9", 1, True)

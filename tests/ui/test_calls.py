@@ -42,6 +42,14 @@ def test_start_on_the_called_match_begins_exactly_that_match(screen, daemon):
 
 def test_not_now_gives_the_call_back_and_begins_nothing(screen, daemon):
     called(daemon, screen)
+    under = screen.current
+    panel, name = screen.widget("call"), screen.widget("name0", "setup")
+    x, y = name.to_window(name.x, name.y)
+    x, y = max(x, panel.x) + 4, min(y + name.height, panel.top) - 4  # inside the call, over the first name field
+    assert panel.collide_point(x, y) and name.collide_point(*name.to_widget(x, y))
+    screen.touch_at(x, y)
+    screen.frames(3)
+    assert screen.current == under and screen.app.typing_into is None  # nothing under it was touched
     screen.tap_id("call_decline")
     screen.wait_for(lambda: not screen.visible(screen.widget("call_text")), "the call gone")
     state = served(daemon)

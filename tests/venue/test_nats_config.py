@@ -40,10 +40,15 @@ def test_the_node_config_says_who_may_do_what():
     text = nats.render_node(1, PEERS, TABLES, "route-secret")
     lines = [line.strip() for line in text.splitlines()]
     assert "server_name: devetka-1" in lines
-    # Each table writes only under its own prefix and reads nothing; readers read (with their QoS 1 deliveries)
-    # and write nothing; anonymous clients are readers.
+    # Each table writes only under its own prefix and reads only its own cmd (the director's calls, with their
+    # QoS 1 deliveries); readers read (with their QoS 1 deliveries) and write nothing; anonymous clients are readers.
     assert ('{user: "bar1", password: "Zq3-x_9", permissions: {publish: {allow: ["devetka.bar1.>"]}, '
-            'subscribe: {deny: [">"]}}}') in lines
+            'subscribe: {allow: ["devetka.bar1.cmd", "$MQTT.sub.>"]}}}') in lines
+    assert not any(line.startswith("{user: director") for line in lines)  # no director login unless given
+    director = [line.strip() for line in nats.render_node(1, PEERS, TABLES, "route-secret",
+                                                          director_password="d1r").splitlines()]
+    assert ('{user: director, password: "d1r", permissions: {publish: {allow: ["devetka.director.>", '
+            '"devetka.*.cmd"]}, subscribe: {allow: ["devetka.>", "$MQTT.sub.>"]}}}') in director
     assert ('{user: reader, permissions: {publish: {deny: [">"]}, '
             'subscribe: {allow: ["devetka", "devetka.>", "$MQTT.sub.>", "devetka-venue.link"]}}}') in lines
     assert 'mqtt { listen: "0.0.0.0:1883", no_auth_user: reader }' in lines
@@ -58,7 +63,7 @@ def test_the_node_config_says_who_may_do_what():
 
 @pytest.mark.parametrize(("change", "words"), [
     ({"tables": {"bar.1": "pw"}}, "a table id"),  # a '.' would split the NATS subject
-    ({"tables": {"reader": "pw"}}, "readers' login"),
+    ({"tables": {"reader": "pw"}}, "another login"),
     ({"tables": {"bar1": 'p"w'}}, "password"),
     ({"route_secret": "sec ret"}, "route secret"),
     ({"node": 0}, "node number"),
@@ -134,7 +139,8 @@ def test_a_tables_bridge_to_a_cluster_goes_to_every_node_within_what_nats_takes(
     assert not any(line.startswith("address ") for line in lines)
     assert "restart_timeout 1 2" in lines  # quick tries: each one during an election costs NATS's 4 s timeout
     topics = [line.split() for line in lines if line.startswith("topic ")]
-    assert topics and all(len(words) == 4 and words[2] == "out" and words[3] in ("0", "1") and " " not in words[1]
+    assert topics and all(len(words) == 4 and words[2] in ("out", "in") and words[3] in ("0", "1")
+                          and " " not in words[1]
                           for words in topics)  # QoS 1 at most, no spaces: NATS refuses QoS 2 and spaces
     # One venue broker: the text is what it was, one address and Mosquitto's own bridge protocol.
     alone = bridge.render_table_bridge("bar1", "venue-a", 1883, "bar1", "pw").splitlines()

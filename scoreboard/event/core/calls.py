@@ -82,15 +82,18 @@ def expired(event: Event, now: float) -> list[MatchView]:
             if v.status == "called" and v.expires is not None and v.expires <= now]
 
 
-def call_of(event: Event, store: str, event_id: int, view: MatchView) -> dict[str, Any]:
+def call_of(event: Event, store: str, event_id: int, view: MatchView, start_on_strike: bool = False) -> dict[str, Any]:
     """The call as it goes to the table: its id, the ``match_start`` to begin (the table adds the profile's rules to
-    its own sensors), the profile, its expiry and what the screen says of it."""
+    its own sensors), the profile, its expiry, and whether the break's strike begins it as Start does (the venue's
+    choice)."""
     assert view.call is not None and view.players[0] is not None and view.players[1] is not None
     start: dict[str, Any] = {"type": "match_start", "v": 1, "players": list(view.players), "breaker": 0}
     if view.skills is not None:
         start["apa_skill"] = list(view.skills)
     elif view.race is not None:
         start["race"] = list(view.race)
+    if view.continued is not None:
+        start["start_score"], start["breaker"] = list(view.continued[0]), view.continued[1]
     return {"id": call_id(store, event_id, view.id, view.call), "event": event.spec.name, "match": view.id,
             "round": view.round, "side": view.side, "match_start": start,
-            "profile": event.spec.profile, "expires": view.expires}
+            "profile": event.spec.profile, "expires": view.expires, "start_on_strike": start_on_strike}

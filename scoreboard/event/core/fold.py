@@ -73,6 +73,8 @@ class MatchView:
     """The number of the ``called`` record (its place in the log) while the match stands called or playing from it:
     with the event and the match it makes the call's id (``scoreboard.event.core.calls.call_id``)."""
     expires: float | None = None
+    continued: tuple[tuple[int, int], int] | None = None
+    """A moved match's racks won at the table it left, and who breaks next: it goes on from there."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -88,6 +90,8 @@ class MatchView:
         if self.call is not None:
             out["call"] = self.call
             out["expires"] = self.expires
+        if self.continued is not None:
+            out["continued"] = {"score": list(self.continued[0]), "breaker": self.continued[1]}
         return out
 
 
@@ -127,6 +131,7 @@ class Event:
         self.started: set[str] = set()
         self.calls: dict[str, tuple[int, float | None]] = {}
         """The standing call of each called match: its record's number and when it expires."""
+        self.continued: dict[str, tuple[tuple[int, int], int]] = {}
         self.released: dict[str, list[str]] = {}
         """The tables each match's calls were released from (refused, not now, expired), oldest first."""
         self.records = 1
@@ -204,9 +209,23 @@ class Event:
         elif isinstance(record, Moved):
             if record.table == view.table:
                 raise EventError(msg("{match} is at table {table} already", match=record.match, table=record.table))
-            self.calls.pop(record.match, None)
+            if record.score is not None:
+                self._check_continued(view, record.score)
+                self.continued[record.match] = (record.score, record.breaker or 0)
+            else:
+                self.continued.pop(record.match, None)
+            self.started.discard(record.match)  # called again: to go on at the new table once it starts there
+            self.calls[record.match] = (self.records, None)
         self.tables[record.match] = record.table
         return True
+
+    def _check_continued(self, view: MatchView, score: tuple[int, int]) -> None:
+        if view.race is None:
+            raise EventError(msg("{match} is scored in APA points: it cannot go on from a score of racks",
+                                 match=view.id))
+        if score[0] >= view.race[0] or score[1] >= view.race[1]:
+            raise EventError(msg("{a}-{b} ends a race to {r0}-{r1}: record it as the result, not a move", a=score[0],
+                                 b=score[1], r0=view.race[0], r1=view.race[1]))
 
     def _check_draw(self, record: Draw) -> None:
         if self.order is not None:
@@ -383,7 +402,7 @@ class Event:
                          played.score if played else None, played.winner if played else None,
                          played.store if played else None, played.match_id if played else None, points,
                          tuple(played.corrections) if played else (), call[0] if call else None,
-                         call[1] if call else None)
+                         call[1] if call else None, self.continued.get(match) if played is None else None)
 
     def matches(self) -> list[MatchView]:
         """Every match of the event in order, byes and an unneeded reset final left out."""

@@ -84,10 +84,14 @@ class Started:
 
 @dataclass(frozen=True, slots=True)
 class Moved:
-    """The match goes on at another table (the one it was at failed, or the director wants the TV table)."""
+    """The match goes on at another table (the one it was at failed, or the director wants the TV table).
+    ``score`` and ``breaker``: the racks won and who was to break, as the first table last served them; the match
+    is called to the new table to go on from there (a ``match_start`` with ``start_score``)."""
 
     match: str
     table: str
+    score: tuple[int, int] | None = None
+    breaker: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +196,13 @@ def parse(raw: Any) -> Record:
                       None if expires is None else float(expires))
     if kind == "released":
         return Released(_str(raw, kind, "match"), _str(raw, kind, "table"), _str(raw, kind, "reason"))
+    if kind == "moved":
+        score = raw.get("score")
+        breaker = raw.get("breaker")
+        if breaker not in (None, 0, 1) or isinstance(breaker, bool):
+            raise _bad(kind, "breaker", msg("0 or 1"))
+        return Moved(_str(raw, kind, "match"), _str(raw, kind, "table"), None if score is None else score_of(score),
+                     breaker)
     if kind in ("started", "moved"):
         cls = TYPES[kind]
         record: Record = cls(_str(raw, kind, "match"), _str(raw, kind, "table"))

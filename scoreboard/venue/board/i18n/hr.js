@@ -750,6 +750,7 @@
 "razbijanjem nije ubačena nijedna kugla, a mantinelu su dotakle samo {n} kugle (trebaju četiri)",
 "razbijanjem nije ubačena nijedna kugla, a mantinelu nije dotakla nijedna (trebaju četiri)"
 ],
+"the break's strike at a called table begins the called match, as Start does": "udarac razbijanja za pozvanim stolom započinje pozvani meč, kao i Počni",
 "the choice to shoot after the push out": "odluka da se igra nakon push outa",
 "the client was stopped": "klijent je zaustavljen",
 "the cue ball hit no ball": "bijela nije pogodila nijednu kuglu",
@@ -904,6 +905,7 @@
 "your opponent is not known yet": "protivnik se još ne zna",
 "{a} - {b}": "{a} - {b}",
 "{a}-{b} does not end a race to {r0}-{r1}: the winner has his race, the loser less": "{a}:{b} ne završava meč na {r0}:{r1}: pobjednik ima svoj broj partija, poraženi manje",
+"{a}-{b} ends a race to {r0}-{r1}: record it as the result, not a move": "{a}:{b} završava meč na {r0}:{r1}: upiši ga kao rezultat, a ne kao premještanje",
 "{balls} and {last}": "{balls} i {last}",
 "{choices} or {last}": "{choices} ili {last}",
 "{config} turns on no sensor source ([sensors.gpio] or [sensors.serial])": "{config} ne uključuje nijedan izvor senzora ([sensors.gpio] ili [sensors.serial])",
@@ -936,6 +938,7 @@
 "{match} is at table {table} already": "{match} je već na stolu {table}",
 "{match} is called to table {table} already: release that call first": "{match} je već pozvan na stol {table}: najprije otpusti taj poziv",
 "{match} is not called to table {table}: no call to release": "{match} nije pozvan na stol {table}: nema poziva koji bi se otpustio",
+"{match} is scored in APA points: it cannot go on from a score of racks": "{match} se boduje APA bodovima: ne može se nastaviti od rezultata u partijama",
 "{match} is {status}: it cannot be called": "{match}: stanje {status}, ne može se pozvati",
 "{match} is {status}: it cannot start": "{match}: stanje {status}, ne može početi",
 "{match} waits for its players": "{match} čeka natjecatelje",
