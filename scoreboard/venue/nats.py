@@ -11,6 +11,9 @@ NATS subjects: the MQTT topic ``devetka/t1/state`` is the subject ``devetka.t1.s
 - a table (its bridge) publishes QoS 0 and 1, retained, with a will and a lasting session, with publish rights on
   ``devetka.<id>.>`` alone and no subscribe rights: the server keeps retained messages and sessions in JetStream
   with its own internal client, not the user's rights;
+- a table's bridge subscribes to its calls (``devetka/<id>/cmd``, QoS 1, issue 31): it has subscribe rights on
+  ``devetka.<id>.cmd`` and, like a reader, on ``$MQTT.sub.>``, where its JetStream consumer delivers; the director
+  (``DIRECTOR``) alone publishes on ``devetka.*.cmd`` (and its own ``devetka.director.>``);
 - a reader needs subscribe rights on ``$MQTT.sub.>`` for a QoS 1 subscription (its JetStream consumer delivers
   there; without it the SUBACK says 0x80 and the log "Subscription Violation ... $MQTT.sub.<id>"); QoS 0 needs only
   the topic's subject;
@@ -45,6 +48,8 @@ CLIENT_PORT = 4222  # the NATS protocol itself: this machine only, nothing of De
 MONITOR_PORT = 8222  # /healthz, /varz, /jsz: this machine only
 #: The read-only login anonymous MQTT clients become (browsers, Home Assistant, mosquitto_sub).
 READER = "reader"
+#: The venue director's login (bridge.py DIRECTOR_LOGIN): its events, and the calls to every table.
+DIRECTOR = "director"
 #: What an MQTT reader needs on 2.9.10: the tables' subjects (``devetka`` too: NATS grants ``devetka/#`` only with
 #: it), the deliveries of its QoS 1 subscriptions, and the Mosquitto venue's own link (``devetka-venue/link``,
 #: bridge.py VENUE_LINK_TOPIC; the board asks for it on either engine).
@@ -96,10 +101,11 @@ def _quote(value: str) -> str:
 def render_node(node: int, peers: Sequence[tuple[str, int]], tables: Mapping[str, str], route_secret: str, *,
                 bind: str = "0.0.0.0", mqtt_port: int = MQTT_PORT, websocket_port: int = WEBSOCKET_PORT,
                 cluster_port: int = CLUSTER_PORT, client_port: int = CLIENT_PORT, monitor_port: int = MONITOR_PORT,
-                store_dir: str = STORE_DIR) -> str:
+                store_dir: str = STORE_DIR, director_password: str | None = None) -> str:
     """Node ``node``'s nats-server config: MQTT for the tables and readers, MQTT over WebSocket for browsers,
     JetStream, and routes to every node of ``peers`` (the cluster ports; this node's own may be in it, NATS skips
-    a route to itself, so every node can be given the same list). ``tables``: table id -> its password."""
+    a route to itself, so every node can be given the same list). ``tables``: table id -> its password.
+    ``director_password``: the director's login (issue 31), which alone writes the calls to every table."""
     if not (isinstance(node, int) and not isinstance(node, bool) and node >= 1):
         raise ValueError(f"the node number must be 1 or more, got {node!r}")
     check(_HOST, bind, "the address to listen on")
@@ -120,13 +126,20 @@ def render_node(node: int, peers: Sequence[tuple[str, int]], tables: Mapping[str
     for table_id, password in tables.items():
         check(_NAME, table_id, "a table id")
         check(_SECRET, password, f"table {table_id}'s password")
-        if table_id == READER:
-            raise ValueError(f"a table may not be called {READER!r}: that is the readers' login")
+        if table_id in (READER, DIRECTOR):
+            whose = "readers'" if table_id == READER else "director's"
+            raise ValueError(f"a table may not be called {table_id!r}: that is the {whose} login")
         users.append(f"    {{user: {_quote(table_id)}, password: {_quote(password)}, permissions: "
-                     f"{{publish: {{allow: [\"devetka.{table_id}.>\"]}}, subscribe: {{deny: [\">\"]}}}}}}")
+                     f"{{publish: {{allow: [\"devetka.{table_id}.>\"]}}, "
+                     f"subscribe: {{allow: [\"devetka.{table_id}.cmd\", \"$MQTT.sub.>\"]}}}}}}")
     reader_subscribe = ", ".join(_quote(subject) for subject in READER_SUBSCRIBE)
     users.append(f"    {{user: {READER}, permissions: {{publish: {{deny: [\">\"]}}, "
                  f"subscribe: {{allow: [{reader_subscribe}]}}}}}}")
+    if director_password is not None:
+        check(_SECRET, director_password, "the director's password")
+        users.append(f"    {{user: {DIRECTOR}, password: {_quote(director_password)}, permissions: "
+                     f"{{publish: {{allow: [\"devetka.{DIRECTOR}.>\", \"devetka.*.cmd\"]}}, "
+                     f"subscribe: {{allow: [{reader_subscribe}]}}}}}}")
     lines = [
         f"# Venue node {node} of a NATS cluster (docs/venue.md). Made by deploy/install.sh --venue-server --engine",
         "# nats from scoreboard/venue/nats.py. It holds the tables' passwords and the route secret: 0640 root:nats.",
