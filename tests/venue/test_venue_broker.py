@@ -105,7 +105,8 @@ def test_a_table_added_later_logs_in_after_a_reload_and_the_others_stay_connecte
 @pytest.mark.parametrize("anonymous", [False, True], ids=["shipped", "control"])
 def test_a_guest_on_the_page_listener_pushes_no_table_off(venue, tmp_path, anonymous):
     """Issue 29: client ids are shared by every listener of a broker. The page's listener lets no one in but the
-    operator (whose login is its client id), so a guest there with a table's id (its login) is refused; the control lets anonymous clients in there, as the readers'
+    operator (whose login is its client id), so a guest there with a table's id (its login) is refused; the
+    control lets anonymous clients in there, as the readers'
     listeners of this broker did before, and the guest pushes the table off (its will goes out)."""
     root = tmp_path / "root"
     shutil.copytree(venue.root, root, symlinks=True)
