@@ -4,8 +4,8 @@ the venue broker's listeners and its ACLs. ``deploy/install.sh`` runs this file 
 installed. Standard library only, and nothing from the rest of ``scoreboard``: install.sh runs it from the checkout,
 before (or without) the venv.
 
->>> print(render_venue_acl(["table1"]).splitlines()[-1])
-topic write devetka/table1/#
+>>> [line for line in render_venue_acl(["table1"]).splitlines() if "table1" in line]
+['user table1', 'topic write devetka/table1/#', 'topic read devetka/table1/cmd']
 """
 
 from __future__ import annotations
