@@ -15,6 +15,12 @@ VENUE_BROKER=/etc/mosquitto/conf.d/devetka-venue-server.conf
 VENUE_PASSWD=/etc/mosquitto/devetka-venue.passwd
 VENUE_ACL=/etc/mosquitto/devetka-venue.acl
 VENUE_BOARD_ACL=/etc/mosquitto/devetka-venue-board.acl  # before issue 29: the readers' ACL, removed now
+# The page listener's own login (the operator's page writes the director's requests) and its ACL; the director's
+# and the operator's passwords, made once and kept (root only).
+VENUE_PAGE_PASSWD=/etc/mosquitto/devetka-venue-page.passwd
+VENUE_PAGE_ACL=/etc/mosquitto/devetka-venue-page.acl
+VENUE_DIRECTOR_SECRET=/etc/devetka/venue-director
+VENUE_OPERATOR_SECRET=/etc/devetka/venue-operator
 # The readers' broker beside it (a nats-server: MQTT 1884, WebSocket 9002) and the password of its bridge to it.
 VENUE_LINK=/etc/devetka/venue-readers-link
 READERS_CONFIG=/etc/nats-server.conf
@@ -230,15 +236,26 @@ venue_server() {
     else
         settle file 0600 root:root "$VENUE_LINK"
     fi
+    # The director's login (the tables' listener) and the operator's (the page listener): made once, kept.
+    local secret_file
+    for secret_file in "$VENUE_DIRECTOR_SECRET" "$VENUE_OPERATOR_SECRET"; do
+        if [[ ! -f $P$secret_file ]]; then
+            write 0600 root:root "$secret_file" < <(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')
+        else
+            settle file 0600 root:root "$secret_file"
+        fi
+    done
     # Rendered first: a failure in a process substitution would go unnoticed and install an empty file.
-    local listeners tables_acl readers
+    local listeners tables_acl page_acl readers
     listeners=$(bridge_text venue --link-password-file "$P$VENUE_LINK" "${tls[@]}")
     tables_acl=$(bridge_text venue-acl "${ids[@]}")
+    page_acl=$(bridge_text page-acl)
     readers=$(python3 "$NATS_PY" readers --link-password-file "$P$VENUE_LINK") \
         || die "scoreboard/venue/nats.py readers failed (see above)"
     # 0640 root:mosquitto: it holds the readers' link password; Mosquitto reads it again as user mosquitto.
     write 0640 root:mosquitto "$VENUE_BROKER" <<<"$listeners"
     write 0600 mosquitto:mosquitto "$VENUE_ACL" <<<"$tables_acl"
+    write 0600 mosquitto:mosquitto "$VENUE_PAGE_ACL" <<<"$page_acl"
     remove "$VENUE_BOARD_ACL"
     # 0640 root:nats, as on a cluster's node: nats-server reads it as user nats.
     write 0640 root:nats "$READERS_CONFIG" <<<"$readers"
@@ -252,12 +269,20 @@ venue_server() {
             mosquitto_passwd -b "$P$VENUE_PASSWD" "$id" "${secrets[$id]}"
         fi
     done
+    if ! grep -q "^director:" "$P$VENUE_PASSWD"; then
+        mosquitto_passwd -b "$P$VENUE_PASSWD" director "$(head -n1 "$P$VENUE_DIRECTOR_SECRET")"
+    fi
     for name in $(cut -d: -f1 "$P$VENUE_PASSWD"); do
-        [[ " ${ids[*]} " != *" $name "* ]] || continue
+        [[ " ${ids[*]} director " != *" $name "* ]] || continue
         mosquitto_passwd -D "$P$VENUE_PASSWD" "$name"
         say "venue table $name: login removed"
     done
     settle file 0600 mosquitto:mosquitto "$VENUE_PASSWD"
+    [[ -f $P$VENUE_PAGE_PASSWD ]] || : >"$P$VENUE_PAGE_PASSWD"
+    if ! grep -q "^operator:" "$P$VENUE_PAGE_PASSWD"; then
+        mosquitto_passwd -b "$P$VENUE_PAGE_PASSWD" operator "$(head -n1 "$P$VENUE_OPERATOR_SECRET")"
+    fi
+    settle file 0600 mosquitto:mosquitto "$VENUE_PAGE_PASSWD"
     write_manifest
 
     # A new listener needs a restart (every bridge reconnects); new logins only a reload, which rereads the
@@ -280,6 +305,8 @@ venue_server() {
     venue_say_tables "$(hostname).local"
     local over_tls=""
     (( ! ${#tls[@]} )) || over_tls=" (8883 over TLS)"
+    say "the director's login: director, its password in $VENUE_DIRECTOR_SECRET; the operator's page" \
+        "http://$(hostname).local:9001/?operator: login operator, its password in $VENUE_OPERATOR_SECRET"
     say "done: tables bridge to port 1883$over_tls; readers: mqtt://$(hostname).local:1884," \
         "ws://$(hostname).local:9002/mqtt; the board http://$(hostname).local:9001/"
 }

@@ -67,7 +67,8 @@ def table_ids(count: int) -> list[str]:
 class VenueBroker(ConfiguredBroker):
     """The venue's Mosquitto on the text ``install.sh --venue-server`` installs, only its ports and files moved (to
     free loopback ports and this broker's folder), with its readers' broker (a nats-server, ``readers``) beside it
-    as on the venue's box; its page listener serves the board from the checkout. ``start`` starts the readers'
+    as on the venue's box; its page listener serves the board from the checkout and lets the operator's login in
+    (``operator_password``) for the operator's page. ``start`` starts the readers'
     broker first (the bridge to it then connects at once), ``stop`` stops the Mosquitto alone, ``close`` both."""
 
     def __init__(self, logins: dict[str, str]) -> None:
@@ -76,6 +77,9 @@ class VenueBroker(ConfiguredBroker):
         self.tables_port, self.page_port = self.port, free_port()
         self.write_passwords("devetka-venue.passwd", logins)
         self.write("devetka-venue.acl", bridge.render_venue_acl(list(logins)))
+        self.operator_password = secrets.token_hex(8)
+        self.write_passwords("devetka-venue-page.passwd", {bridge.OPERATOR_LOGIN: self.operator_password})
+        self.write("devetka-venue-page.acl", bridge.render_page_acl())
         self.config_text = bridge.render_venue_broker(
             self.readers.link_password, tables_port=self.tables_port, page_port=self.page_port,
             readers_port=self.readers.mqtt_port, bind="127.0.0.1", etc=str(self.folder), board_dir=str(BOARD))

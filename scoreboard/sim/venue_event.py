@@ -1,6 +1,7 @@
 """``devetka venue-demo --event FORMAT``: a whole event run by the director across simulated tables.
 
-The venue's Mosquitto (the text ``install.sh --venue-server`` installs, with the director's login), T tables each
+The venue's Mosquitto (the text ``install.sh --venue-server`` installs, with the director's login on its tables'
+listener) and its readers' nats-server (the board and ``venue broker:`` read there), T tables each
 its own Mosquitto bridged to it (``install.sh --venue``'s bridge: calls in, answers out) and its own ``devetka
 run`` daemon, and ``devetka director`` on the venue broker. Each table's players wait for a call: when the daemon
 serves one, they press Start and play the called match (a ``SimulatedTable`` of the called players, race and
@@ -87,6 +88,17 @@ def check(options: EventOptions) -> str | None:
     return None
 
 
+def served_rules(served: dict[str, Any]) -> RuleOptions:
+    """The options the daemon serves for its match (every one, ``profile`` null when the match has none) as the
+    simulated table plays them; a null profile is no label, which ``rules`` in an input spells by leaving it out.
+
+    >>> served_rules({"break": "winner", "profile": None}).profile is None
+    True
+    """
+    return RuleOptions.from_json({name: value for name, value in served.items()
+                                  if not (name == "profile" and value is None)})
+
+
 class Player(threading.Thread):
     """The two players at one table: wait for a call, press Start, play the called match to its end."""
 
@@ -113,7 +125,7 @@ class Player(threading.Thread):
         if not answer["ok"]:
             return  # withdrawn meanwhile: the director calls it elsewhere
         state = answer["state"]
-        rules = RuleOptions.from_json(state["rules"])
+        rules = served_rules(state["rules"])
         apa = state.get("apa_skill")
         seed = call_id.split("/", 1)[-1]  # the event, the match and the call's number: not the store's random id
         table = SimulatedTable(seed=seed, players=(state["players"][0], state["players"][1]),
@@ -234,7 +246,7 @@ def run_event(options: EventOptions, out: Callable[[str], None] = print, hold: b
             try:
                 venue = stack.enter_context(EventVenue(logins, director_password))
                 out(f"venue broker: 127.0.0.1:{venue.readers_port}")
-                out(f"board: http://127.0.0.1:{venue.websockets_port}/")
+                out(f"board: {venue.board_url}")
                 tables: list[Table] = []
                 stack.callback(lambda: [table.stop() for table in reversed(tables)])
                 for table_id in ids:

@@ -116,7 +116,10 @@ def hex_rgba(colour: str, alpha: float = 1.0) -> tuple[float, float, float, floa
 class BallView(Widget):
     """A pool ball drawn in its colour (a stripe for 9-15), its number on a white disc, a ring if it is on.
 
-    >>> BallView(number=9, colour="#f5c518", striped=True).number
+    Its kv rule sizes it by the running app, so without one (a doctest in a process whose tests loaded the kv
+    files) it is made without the rules:
+
+    >>> BallView(number=9, colour="#f5c518", striped=True, **{"__no_builder": True}).number
     9
     """
 

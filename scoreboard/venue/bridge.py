@@ -4,8 +4,8 @@ the venue broker's listeners and its ACLs. ``deploy/install.sh`` runs this file 
 installed. Standard library only, and nothing from the rest of ``scoreboard``: install.sh runs it from the checkout,
 before (or without) the venv.
 
->>> print(render_venue_acl(["table1"]).splitlines()[-1])
-topic write devetka/table1/#
+>>> [line for line in render_venue_acl(["table1"]).splitlines() if "table1" in line]
+['user table1', 'topic write devetka/table1/#', 'topic read devetka/table1/cmd']
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ BRIDGED_TOPICS = ("state", "event", "availability")
 CALL_TOPICS = (("cmd", "in"), ("cmd/result", "out"))
 #: The venue director's login on the tables' listener: it alone writes a table's cmd (its calls).
 DIRECTOR_LOGIN = "director"
+#: The operator's login on the page listener (issue 32's operator page): it writes only the director's requests.
+OPERATOR_LOGIN = "operator"
 #: QoS 1 messages (events) the table's broker keeps per offline client, the bridge included: the daemon's own queue
 #: is 10,000 too. Mosquitto's default, 1000, is an hour or two of play.
 MAX_QUEUED_MESSAGES = 10000
@@ -53,6 +55,9 @@ VENUE_BROKER_FILE = "/etc/mosquitto/conf.d/devetka-venue-server.conf"
 VENUE_PASSWORD_FILE = "/etc/mosquitto/devetka-venue.passwd"
 VENUE_TABLES_ACL_FILE = "/etc/mosquitto/devetka-venue.acl"
 VENUE_BOARD_ACL_FILE = "/etc/mosquitto/devetka-venue-board.acl"
+#: The page listener's own logins (the operator's) and ACL: the operator's page writes the director's requests there.
+VENUE_PAGE_PASSWORD_FILE = "/etc/mosquitto/devetka-venue-page.passwd"
+VENUE_PAGE_ACL_FILE = "/etc/mosquitto/devetka-venue-page.acl"
 VENUE_CERT_FILE = "/etc/mosquitto/certs/devetka-venue.crt"
 VENUE_KEY_FILE = "/etc/mosquitto/certs/devetka-venue.key"
 VENUE_TABLES_PORT = 1883
@@ -91,10 +96,13 @@ RESERVED_IDS = ("director",)
 
 
 def table_name(value: str, what: str) -> str:
-    """A table id: ``check``'d as a name, and none of ``RESERVED_IDS``."""
+    """A table id: ``check``'d as a name, none of ``RESERVED_IDS``, and not the operator's login (its client id on
+    the venue broker: a table of that name and the operator's page would push each other off)."""
     check(_NAME, value, what)
     if value in RESERVED_IDS:
         raise ValueError(f"{what} may not be {value!r}: devetka/{value}/ is the director's (docs/events.md)")
+    if value == OPERATOR_LOGIN:
+        raise ValueError(f"{what} may not be {value!r}: that is the operator's login (docs/venue.md)")
     return value
 
 
@@ -224,10 +232,15 @@ def render_venue_broker(link_password: str, tls: bool = False, *, tables_port: i
         *(over_tls if tls else []),
         "",
         "# The board's page: http://<this box>:9001/ (?table=ID for one table full screen). It reads the readers'",
-        "# broker's WebSocket. No MQTT client gets in here: no anonymous one, and no login is known here.",
+        "# broker's WebSocket. The only MQTT client let in here is the operator's page (?operator), with the",
+        "# operator's login, which is its client id too: no anonymous client, no guest, and no id but its own.",
+        "# Its ACL lets it write only the director's requests and read the director's answers and events.",
         listener(page_port),
         "protocol websockets",
         "allow_anonymous false",
+        "use_username_as_clientid true",
+        f"password_file {moved(VENUE_PAGE_PASSWORD_FILE)}",
+        f"acl_file {moved(VENUE_PAGE_ACL_FILE)}",
         f"http_dir {board_dir}",
         "",
         "# Every table's topics, one way, to the readers' broker on this box (a nats-server: its WebSocket is",
@@ -262,6 +275,14 @@ def render_venue_acl(table_ids: Iterable[str]) -> str:
               f"user {DIRECTOR_LOGIN}", "topic readwrite devetka/director/#", "topic write devetka/+/cmd",
               "topic read devetka/#"]
     return "\n".join(lines) + "\n"
+
+
+def render_page_acl() -> str:
+    """The page listener's ACL: the operator writes the director's requests and reads its answers and events."""
+    return "\n".join([
+        "# Made by deploy/install.sh --venue-server: the operator's page (docs/venue.md, \"The operator's page\").",
+        f"user {OPERATOR_LOGIN}", "topic write devetka/director/request/#", "topic read devetka/director/#",
+    ]) + "\n"
 
 
 # --- The command line install.sh runs ------------------------------------------------------------------------------
@@ -299,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     venue.add_argument("--link-password-file", required=True, help="the readers' link's password; - for stdin")
     acl = commands.add_parser("venue-acl", help="the tables' ACL")
     acl.add_argument("table_ids", nargs="*")
+    commands.add_parser("page-acl", help="the page listener's ACL (the operator's)")
     args = parser.parse_args(argv)
     try:
         if args.what == "table":
@@ -307,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
                                        others=_addresses(args.others))
         elif args.what == "venue":
             text = render_venue_broker(_read_secret(args.link_password_file), tls=args.tls)
+        elif args.what == "page-acl":
+            text = render_page_acl()
         else:
             text = render_venue_acl(args.table_ids)
     except (OSError, ValueError) as error:

@@ -11,6 +11,9 @@ NATS subjects: the MQTT topic ``devetka/t1/state`` is the subject ``devetka.t1.s
 - a table (its bridge) publishes QoS 0 and 1, retained, with a will and a lasting session, with publish rights on
   ``devetka.<id>.>`` alone and no subscribe rights: the server keeps retained messages and sessions in JetStream
   with its own internal client, not the user's rights;
+- a table's bridge subscribes to its calls (``devetka/<id>/cmd``, QoS 1, issue 31): it has subscribe rights on
+  ``devetka.<id>.cmd`` and, like a reader, on ``$MQTT.sub.>``, where its JetStream consumer delivers; the director
+  (``DIRECTOR``) alone publishes on ``devetka.*.cmd`` (and its own ``devetka.director.>``);
 - a reader needs subscribe rights on ``$MQTT.sub.>`` for a QoS 1 subscription (its JetStream consumer delivers
   there; without it the SUBACK says 0x80 and the log "Subscription Violation ... $MQTT.sub.<id>"); QoS 0 needs only
   the topic's subject;
@@ -45,6 +48,8 @@ CLIENT_PORT = 4222  # the NATS protocol itself: this machine only, nothing of De
 MONITOR_PORT = 8222  # /healthz, /varz, /jsz: this machine only
 #: The read-only login anonymous MQTT clients become (browsers, Home Assistant, mosquitto_sub).
 READER = "reader"
+#: The venue director's login (bridge.py DIRECTOR_LOGIN): its events, and the calls to every table.
+DIRECTOR = "director"
 #: What an MQTT reader needs on 2.9.10: the tables' subjects (``devetka`` too: NATS grants ``devetka/#`` only with
 #: it), the deliveries of its QoS 1 subscriptions, and the Mosquitto venue's own link (``devetka-venue/link``,
 #: bridge.py VENUE_LINK_TOPIC; the board asks for it on either engine).
@@ -137,6 +142,11 @@ def render_node(node: int, peers: Sequence[tuple[str, int]], tables: Mapping[str
     reader_subscribe = ", ".join(_quote(subject) for subject in READER_SUBSCRIBE)
     users.append(f"    {{user: {READER}, permissions: {{publish: {{deny: [\">\"]}}, "
                  f"subscribe: {{allow: [{reader_subscribe}]}}}}}}")
+    if director_password is not None:
+        check(_SECRET, director_password, "the director's password")
+        users.append(f"    {{user: {DIRECTOR}, password: {_quote(director_password)}, permissions: "
+                     f"{{publish: {{allow: [\"devetka.{DIRECTOR}.>\", \"devetka.*.cmd\"]}}, "
+                     f"subscribe: {{allow: [{reader_subscribe}]}}}}}}")
     lines = [
         f"# Venue node {node} of a NATS cluster (docs/venue.md). Made by deploy/install.sh --venue-server --engine",
         "# nats from scoreboard/venue/nats.py. It holds the tables' passwords and the route secret: 0640 root:nats.",

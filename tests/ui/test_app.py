@@ -1019,7 +1019,8 @@ def test_with_the_venue_boards_address_the_results_offer_the_nights_event_as_a_c
     from scoreboard.referee.config import parse
     from scoreboard.ui.app import DevetkaApp
 
-    app = DevetkaApp(socket_path=str(daemon.socket), config=parse('[venue]\nurl = "http://venue.local:9001/"'))
+    app = DevetkaApp(socket_path=str(daemon.socket), config=parse('[venue]\nurl = "http://venue.local:9001/"'),
+                     touch_clock=TouchClock())
     kivy_window.size = (800, 480)
     root = app.build()
     app.root = root

@@ -5,6 +5,7 @@ director`` on the same broker calling matches to that table through ``devetka ev
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ players = ["Ana", "Ben", "Cvita", "Dino"]
 tables = ["bar1"]
 race = 5
 """
+CALL_TIMEOUT_S = 30.0
 MISS = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 1}, {"type": "settle"}]
 NINE_ON_A_COMBO = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9,
                                                                              "pocket": "foot_left"},
@@ -64,14 +66,25 @@ def overlay(browser: Browser, until: str) -> dict:
     return browser.wait_for(f"(() => {{ const o = {OVERLAY_JS}; return ({until}) && o; }})()")
 
 
+def called_at(night: Night, match: str) -> str:
+    """The table the director has called ``match`` to, as its status serves it (waited for: it calls by itself)."""
+    deadline = time.monotonic() + CALL_TIMEOUT_S
+    while True:
+        row = next(m for m in night.status()["matches"] if m["match"] == match)
+        if row["status"] == "called" and row["table"]:
+            return str(row["table"])
+        assert time.monotonic() < deadline, f"the director did not call {match}: {row}"
+        time.sleep(0.05)
+
+
 def test_the_overlay_follows_the_tables_match_and_the_next_one_the_director_calls_there(browser, night, bar1,
                                                                                         tmp_path):
     night.new("stream", EVENT)
-    night.event("draw")  # W1-1 Ana - Dino, W1-2 Ben - Cvita
     browser.viewport(1920, 1080)
     browser.open(f"{night.url}?table=bar1&overlay=1&lang=en")
     assert overlay(browser, "o.hidden")["players"] == ""  # nothing on the table, nothing called: nothing shown
-    night.event("move", "W1-1", "bar1")
+    night.event("draw")  # W1-1 Ana - Dino, W1-2 Ben - Cvita; the director calls W1-1 to bar1, its free table
+    assert called_at(night, "W1-1") == "bar1"
     shown = overlay(browser, "!o.hidden && o.next === 'W1-1'")
     assert shown["strip"] == "Next on this table: Ana - Dino"
     bar1.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=["Ana", "Dino"], race=[1, 1],
@@ -102,7 +115,7 @@ def test_the_overlay_follows_the_tables_match_and_the_next_one_the_director_call
     shown = overlay(browser, f"o.seq === '{bar1.state['seq']}'")
     assert shown["scores"] == ["1/1", "0/1"] and shown["rack"] == "Ana wins" and shown["clock"] == ""
     night.event("result", "W1-1", "5-2")
-    night.event("move", "W1-2", "bar1")  # the director calls the next match there: the overlay says who is next
+    assert called_at(night, "W1-2") == "bar1"  # the director calls the next match there: the overlay says who is next
     shown = overlay(browser, "o.next === 'W1-2'")
     assert shown["strip"] == "Next on this table: Ben - Cvita" and shown["players"] == "Ana - Dino"
     bar1.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=["Ben", "Cvita"], race=[5, 5])})

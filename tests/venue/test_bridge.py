@@ -79,7 +79,9 @@ def test_the_venue_broker_lets_no_anonymous_client_in_and_bridges_the_tables_one
     assert text[tables + 1:page] == ["allow_anonymous false", "use_username_as_clientid true",
                                      f"password_file {bridge.VENUE_PASSWORD_FILE}",
                                      f"acl_file {bridge.VENUE_TABLES_ACL_FILE}"]
-    assert text[page + 1:link] == ["protocol websockets", "allow_anonymous false", f"http_dir {bridge.VENUE_BOARD_DIR}"]
+    assert text[page + 1:link] == ["protocol websockets", "allow_anonymous false", "use_username_as_clientid true",
+                                   f"password_file {bridge.VENUE_PAGE_PASSWORD_FILE}",
+                                   f"acl_file {bridge.VENUE_PAGE_ACL_FILE}", f"http_dir {bridge.VENUE_BOARD_DIR}"]
     assert text[link + 1:] == [
         f"address 127.0.0.1:{bridge.VENUE_READERS_PORT}", "bridge_protocol_version mqttv311", "try_private false",
         f"remote_clientid {bridge.link_client_id('devetka-readers-link', LINK)}",
@@ -122,6 +124,13 @@ def test_each_table_login_writes_under_its_own_id_reads_its_calls_and_browsers_o
         "user director", "topic readwrite devetka/director/#", "topic write devetka/+/cmd", "topic read devetka/#"]
     with pytest.raises(ValueError, match="a table id"):
         bridge.render_venue_acl(["t1", "t 2"])
+    with pytest.raises(ValueError, match="a table id may not be 'operator': that is the operator's login"):
+        bridge.render_venue_acl(["operator"])
+
+
+def test_the_operator_writes_only_the_directors_requests_and_reads_only_the_director():
+    assert lines(bridge.render_page_acl()) == [
+        "user operator", "topic write devetka/director/request/#", "topic read devetka/director/#"]
 
 
 def test_install_sh_gets_the_same_text_from_the_system_python(tmp_path):

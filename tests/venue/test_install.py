@@ -24,6 +24,10 @@ VENUE_FILES = {  # path -> (kind, mode, owner) on the venue's box
     bridge.VENUE_TABLES_ACL_FILE: ("file", "0600", "mosquitto:mosquitto"),
     bridge.VENUE_PASSWORD_FILE: ("file", "0600", "mosquitto:mosquitto"),
     bridge.VENUE_LINK_SECRET_FILE: ("file", "0600", "root:root"),
+    bridge.VENUE_PAGE_PASSWORD_FILE: ("file", "0600", "mosquitto:mosquitto"),
+    bridge.VENUE_PAGE_ACL_FILE: ("file", "0600", "mosquitto:mosquitto"),
+    "/etc/devetka/venue-director": ("file", "0600", "root:root"),
+    "/etc/devetka/venue-operator": ("file", "0600", "root:root"),
     nats.NODE_CONFIG_FILE: ("file", "0640", "root:nats"),
     nats.READERS_STORE_DIR: ("dir", "0750", "nats:nats"),
 }
@@ -169,8 +173,14 @@ def test_venue_server_stages_the_broker_and_the_tables_logins(tmp_path):
     assert at(root, nats.NODE_CONFIG_FILE).read_text() == nats.render_readers(link)
     assert at(root, bridge.VENUE_TABLES_ACL_FILE).read_text() == bridge.render_venue_acl(["t1", "t2"])
     assert not at(root, bridge.VENUE_BOARD_ACL_FILE).exists()
+    # The tables' listener: each table's login and the director's; the page listener: the operator's alone.
     assert [line.split(":")[0] for line in at(root, bridge.VENUE_PASSWORD_FILE).read_text().splitlines()] == \
-        ["t1", "t2"]
+        ["t1", "t2", bridge.DIRECTOR_LOGIN]
+    assert [line.split(":")[0] for line in at(root, bridge.VENUE_PAGE_PASSWORD_FILE).read_text().splitlines()] == \
+        [bridge.OPERATOR_LOGIN]
+    assert at(root, bridge.VENUE_PAGE_ACL_FILE).read_text() == bridge.render_page_acl()
+    assert "the operator's page http://" in run.stderr
+    assert "login operator, its password in /etc/devetka/venue-operator" in run.stderr
     recorded = manifest(root)
     for path, entry in VENUE_FILES.items():
         assert recorded[path][:3] == entry, path
@@ -203,7 +213,7 @@ def test_removing_a_table_takes_its_login_and_its_acl_away(tmp_path):
     assert "venue table t2: login removed" in run.stderr
     assert set(venue_logins(root)) == {"t1"}
     logins = [line.split(":", 1)[0] for line in at(root, bridge.VENUE_PASSWORD_FILE).read_text().splitlines() if line]
-    assert logins == ["t1"]  # by login: a password hash may well hold the letters "t2"
+    assert logins == ["t1", bridge.DIRECTOR_LOGIN]  # by login: a password hash may well hold the letters "t2"
     assert at(root, bridge.VENUE_TABLES_ACL_FILE).read_text() == bridge.render_venue_acl(["t1"])
     assert_the_manifest_is_the_tree(root)
 

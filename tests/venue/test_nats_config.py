@@ -64,6 +64,7 @@ def test_the_node_config_says_who_may_do_what():
 @pytest.mark.parametrize(("change", "words"), [
     ({"tables": {"bar.1": "pw"}}, "a table id"),  # a '.' would split the NATS subject
     ({"tables": {"reader": "pw"}}, "another login"),
+    ({"tables": {"director": "pw"}}, "another login"),
     ({"tables": {"bar1": 'p"w'}}, "password"),
     ({"route_secret": "sec ret"}, "route secret"),
     ({"node": 0}, "node number"),
@@ -139,9 +140,13 @@ def test_a_tables_bridge_to_a_cluster_goes_to_every_node_within_what_nats_takes(
     assert not any(line.startswith("address ") for line in lines)
     assert "restart_timeout 1 2" in lines  # quick tries: each one during an election costs NATS's 4 s timeout
     topics = [line.split() for line in lines if line.startswith("topic ")]
-    assert topics and all(len(words) == 4 and words[2] in ("out", "in") and words[3] in ("0", "1")
-                          and " " not in words[1]
-                          for words in topics)  # QoS 1 at most, no spaces: NATS refuses QoS 2 and spaces
+    # The table's topics out, the director's calls in and their answers out (issue 31: the calls ride the bridges
+    # on both engines; render_node grants the table its cmd and the QoS 1 deliveries); QoS 1 at most, no spaces:
+    # NATS refuses QoS 2 and spaces.
+    assert {(words[1], words[2]) for words in topics} == {
+        ("devetka/bar1/state", "out"), ("devetka/bar1/event", "out"), ("devetka/bar1/availability", "out"),
+        ("devetka/bar1/cmd", "in"), ("devetka/bar1/cmd/result", "out")}
+    assert all(len(words) == 4 and words[3] in ("0", "1") for words in topics)
     # One venue broker: the text is what it was, one address and Mosquitto's own bridge protocol.
     alone = bridge.render_table_bridge("bar1", "venue-a", 1883, "bar1", "pw").splitlines()
     assert "address venue-a:1883" in alone and "try_private false" not in alone

@@ -168,3 +168,39 @@ def test_the_installed_venue_serves_the_board_it_was_given(venue):
     for name in loads:  # every script and stylesheet the page loads is installed and served as it is in the tree
         with urllib.request.urlopen(f"http://127.0.0.1:{venue.page_port}/{name}", timeout=30) as script:
             assert script.read() == (REPO / "scoreboard/venue/board" / name).read_bytes(), name
+
+
+def test_the_operator_logs_in_on_the_pages_listener_and_writes_only_the_directors_requests(venue, peers, tables):
+    """Issue 32's operator's page on the installed venue: the page's listener lets the operator's login in (its
+    password made by install.sh), as ``operator`` whatever client id it asks for, so it pushes no table's link off;
+    of what it publishes only the director's requests pass, and it reads the director's answers."""
+    board = peers(None)
+    board.subscribe("devetka/t1/#")
+    board.subscribe("devetka/director/request/#")
+    logged = len(venue.log.read_text())
+    operator = Peer("operator", transport="websockets", client_id="t1")  # t1's link id on the tables' listener
+    password = (venue.root / "etc/devetka/venue-operator").read_text().strip()
+    guess = Peer("guess", transport="websockets")
+    try:
+        assert refused(guess.connect(venue.page_port, bridge.OPERATOR_LOGIN, password + "x"))
+        reason = operator.connect(venue.page_port, bridge.OPERATOR_LOGIN, password)
+        assert not reason.is_failure, f"the operator could not log in on the page's listener: {reason}"
+        operator.subscribe("devetka/director/answer/page1")
+        operator.publish("devetka/t1/cmd", '{"forged": "a call by the operator"}')
+        operator.publish("devetka/t1/state", '{"forged": "by the operator"}', retain=True)
+        operator.publish("devetka/director/event/1", '{"forged": "by the operator"}', retain=True)
+        operator.publish("devetka/director/request/page1", '{"cmd": "status", "id": 1}')
+        assert board.live() == ("devetka/director/request/page1", '{"cmd": "status", "id": 1}')
+        director = Peer("director")
+        try:
+            secret = (venue.root / "etc/devetka/venue-director").read_text().strip()
+            assert not director.connect(venue.tables_port, bridge.DIRECTOR_LOGIN, secret).is_failure
+            director.publish("devetka/director/answer/page1", '{"id": 1, "ok": true}')
+        finally:
+            director.close()
+        assert operator.live() == ("devetka/director/answer/page1", '{"id": 1, "ok": true}')
+        assert [line for line in venue.log.read_text()[logged:].splitlines()
+                if "already connected, closing old" in line] == []
+    finally:
+        guess.close()
+        operator.close()

@@ -104,15 +104,16 @@ def test_a_table_added_later_logs_in_after_a_reload_and_the_others_stay_connecte
 
 @pytest.mark.parametrize("anonymous", [False, True], ids=["shipped", "control"])
 def test_a_guest_on_the_page_listener_pushes_no_table_off(venue, tmp_path, anonymous):
-    """Issue 29: client ids are shared by every listener of a broker. The page's listener lets no one in, so a guest
-    there with a table's id (its login) is refused; the control lets anonymous clients in there, as the readers'
+    """Issue 29: client ids are shared by every listener of a broker. The page's listener lets no one in but the
+    operator (whose login is its client id), so a guest there with a table's id (its login) is refused; the
+    control lets anonymous clients in there, as the readers'
     listeners of this broker did before, and the guest pushes the table off (its will goes out)."""
     root = tmp_path / "root"
     shutil.copytree(venue.root, root, symlinks=True)
     config = root / bridge.VENUE_BROKER_FILE.lstrip("/")
-    shipped = "protocol websockets\nallow_anonymous false\n"
+    shipped = "protocol websockets\nallow_anonymous false\nuse_username_as_clientid true\n"
     assert shipped in config.read_text()
-    if anonymous:
+    if anonymous:  # as before issue 29: anonymous clients in, each with the client id it asks for
         config.write_text(config.read_text().replace(shipped, "protocol websockets\nallow_anonymous true\n"))
     broker = VenueBroker(root, tmp_path)
     board, table, guest = Peer("board", transport="websockets"), Peer("t5"), Peer("guest", transport="websockets",
