@@ -360,7 +360,9 @@ class BallButton(OnePress, ButtonBehavior, BallView):
 class PlayerPanel(BoxLayout):
     """One player's name and racks won; the shooter's panel lights up.
 
-    >>> PlayerPanel(index=1).side.name
+    Its kv rule sizes it by the running app, so without one it is made without the rules (as ``BallView``):
+
+    >>> PlayerPanel(index=1, **{"__no_builder": True}).side.name
     ''
     """
 

@@ -54,8 +54,6 @@ DIRECTOR = "director"
 #: it), the deliveries of its QoS 1 subscriptions, and the Mosquitto venue's own link (``devetka-venue/link``,
 #: bridge.py VENUE_LINK_TOPIC; the board asks for it on either engine).
 READER_SUBSCRIBE = ("devetka", "devetka.>", "$MQTT.sub.>", "devetka-venue.link")
-#: The venue director's login (docs/events.md, "Calls"): the one that may write a table's ``cmd``.
-DIRECTOR = "director"
 
 _NAME = re.compile(r"[A-Za-z0-9_-]+")  # a table id: no '.', '*', '>' or space, so one NATS subject token
 _LOGIN = re.compile(r"[A-Za-z0-9_.-]+")
@@ -142,11 +140,6 @@ def render_node(node: int, peers: Sequence[tuple[str, int]], tables: Mapping[str
     reader_subscribe = ", ".join(_quote(subject) for subject in READER_SUBSCRIBE)
     users.append(f"    {{user: {READER}, permissions: {{publish: {{deny: [\">\"]}}, "
                  f"subscribe: {{allow: [{reader_subscribe}]}}}}}}")
-    if director_password is not None:
-        check(_SECRET, director_password, "the director's password")
-        users.append(f"    {{user: {DIRECTOR}, password: {_quote(director_password)}, permissions: "
-                     f"{{publish: {{allow: [\"devetka.{DIRECTOR}.>\", \"devetka.*.cmd\"]}}, "
-                     f"subscribe: {{allow: [{reader_subscribe}]}}}}}}")
     lines = [
         f"# Venue node {node} of a NATS cluster (docs/venue.md). Made by deploy/install.sh --venue-server --engine",
         "# nats from scoreboard/venue/nats.py. It holds the tables' passwords and the route secret: 0640 root:nats.",
