@@ -34,13 +34,13 @@ def venue(tmp_path_factory):
     adds = [word for name in ("t1", "t2", "t3") for word in ("--venue-add-table", name)]
     run = install(root, "--venue-server", *adds)
     assert run.returncode == 0, run.stderr
-    # install.sh does not make the director's login yet (docs/events.md): it is added as an operator would.
+    # The director's login with a password of the test's own, set as an operator would (mosquitto_passwd).
     subprocess.run(["mosquitto_passwd", "-b", str(root / "etc/mosquitto/devetka-venue.passwd"), "director",
                     DIRECTOR_PASSWORD], check=True)
     broker = VenueBroker(root, folder)
     broker.logins = venue_logins(root)
     yield broker
-    broker.stop()
+    broker.close()  # the Mosquitto and its readers' nats-server (stop() alone left the nats-server running)
 
 
 @pytest.fixture(scope="module")
