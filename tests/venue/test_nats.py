@@ -422,6 +422,10 @@ def test_a_node_killed_mid_play_the_board_converges_the_tables_referee_on_the_no
 def test_the_board_goes_on_to_the_next_node_when_the_first_is_not_there(cluster, tables, browser, board_server):
     """A node listed first that is off (its machine down since the morning): the board connects to the next."""
     table = tables["t3"]
+    # Its own match, not one an earlier test may or may not have begun: under xdist this test may be the first of
+    # the module on its worker, with t3 fresh (match_id None, which wait_state's data-match and assert_drawn's
+    # players never match, whatever the wait).
+    table.play({"cmd": "new_match", "match_start": ANA_BEN})
     nowhere = f"ws://{HOST}:{free_port()}/mqtt"  # nothing listens there
     browser.open(board_server + "?broker=" + ",".join([nowhere, cluster.nodes[1].ws_url]))
     wait_state(browser, table, CONVERGE_S)
