@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scoreboard.event.core import calls as rules
 from scoreboard.event.core.fold import MatchView
 from scoreboard.event.core.records import Called, EventError, Record, Released, Result, Started
 from scoreboard.event.store import EventStoreError
+
+if TYPE_CHECKING:
+    from scoreboard.director.service import Director
 
 log = logging.getLogger("devetka.director")
 
@@ -28,7 +31,7 @@ Send = Callable[[str, dict[str, Any]], None]
 class Caller:
     """Calls for the event being played (the store's latest), through ``send``; ``director`` owns the store."""
 
-    def __init__(self, director: Any, now: Callable[[], float], send: Send,
+    def __init__(self, director: Director, now: Callable[[], float], send: Send,
                  answer_within: float = rules.ANSWER_WITHIN_S, say: Callable[[str], None] = log.info,
                  start_on_strike: bool = False) -> None:
         self.director = director
@@ -48,6 +51,8 @@ class Caller:
         self.sent: set[str] = set()
         """Calls sent since the director (or its link) started: each standing call goes out once, then again only
         after a reconnect."""
+        self.withdrawing: dict[str, float] = {}
+        """Calls withdrawn (run out, or stale at their table) -> when the withdrawal was sent."""
         self.since = now()
         """When the calls were last sent (at start, at every reconnect): none runs out before its tables could answer
         again."""
@@ -60,7 +65,8 @@ class Caller:
             return False
 
     def tick(self) -> None:
-        """Release the calls that ran out unanswered, then call every ready match a free table can take."""
+        """Withdraw the calls that ran out or went stale, release those their table gave up, then call every ready
+        match a free table can take."""
         event_id = self.director.store.latest()
         if event_id is None:
             return
@@ -68,19 +74,49 @@ class Caller:
         if event.spec.format != "apa_team" and event.order is None:
             return
         now = self.now()
-        for view in rules.expired(event, now) if now >= self.since + self.answer_within else ():
-            assert view.table is not None and view.call is not None
-            if rules.call_id(self.store_id, event_id, view.id, view.call) in self.offered:
-                continue
-            self.silent.add(view.table)
-            if self._take(event_id, Released(view.id, view.table, "expired")):
-                self.send(view.table, _withdraw(rules.call_id(self.store_id, event_id, view.id, view.call)))
+        if now >= self.since + self.answer_within:
+            for view in rules.expired(event, now):
+                self._run_out(event_id, view, now)
+        for table, state in list(self.director.served.items()):
+            self._withdraw_stale(table, state.get("call"))
         event = self.director.store.event(event_id)
         free = [t for t in self.director.free_tables() if t not in self.silent]
         for match, table in rules.next_calls(event, free):
             if self._take(event_id, Called(match, table, now + self.answer_within)):
                 self.say(f"call: {match} to {table}")
         self._send_new(event_id)
+
+    def _run_out(self, event_id: int, view: MatchView, now: float) -> None:
+        """A call unanswered at its expiry is withdrawn first, and released once its table says it is withdrawn (or
+        refused), or at once when the table is unreachable, or after another ``answer_within`` of silence: a
+        table that did answer, late, keeps the match it may have begun meanwhile."""
+        assert view.table is not None and view.call is not None
+        call = rules.call_id(self.store_id, event_id, view.id, view.call)
+        reachable = self.director.reachable(view.table)
+        if call in self.offered and reachable:
+            return  # the players have it on the screen: it waits for them
+        sent = self.withdrawing.get(call)
+        if sent is None:
+            self.silent.add(view.table)
+            self.withdrawing[call] = now
+            self.send(view.table, _withdraw(call))
+        if not reachable or (sent is not None and now >= sent + self.answer_within):
+            self._take(event_id, Released(view.id, view.table, "expired"))
+
+    def _withdraw_stale(self, table: str, call: Any) -> None:
+        """A call of this director's offered at ``table`` that is no longer the match's call there (its result
+        entered by hand, the match moved, a newer call made) is taken off that table's screen, once."""
+        if not isinstance(call, dict) or call.get("status") != "offered":
+            return
+        named = rules.parse_call_id(call.get("id"), self.store_id)
+        if named is None or call["id"] in self.withdrawing:
+            return
+        event_id, match, n = named
+        view = self._view(event_id, match)
+        if view is not None and view.status == "called" and view.call == n and view.table == table:
+            return
+        self.withdrawing[call["id"]] = self.now()
+        self.send(table, _withdraw(call["id"]))
 
     def _send_new(self, event_id: int) -> None:
         """Every standing call not sent yet (a new call, or a match moved by ``event move``)."""
@@ -97,14 +133,27 @@ class Caller:
         self.since = self.now()
         self.sent.clear()
         event_id = self.director.store.latest()
-        if event_id is not None:
-            self._send_new(event_id)
+        if event_id is None:
+            return
+        event = self.director.store.event(event_id)
+        for view in event.matches():
+            if view.status == "called" and view.call is not None and view.table is not None:
+                call = rules.call_id(self.store_id, event_id, view.id, view.call)
+                if call in self.withdrawing:
+                    self.withdrawing[call] = self.since
+                    self.send(view.table, _withdraw(call))
+        self._send_new(event_id)
 
     def answered(self, table: str, answer: dict[str, Any]) -> None:
         """A table's answer on ``cmd/result``: a refused call is released, to be called elsewhere."""
         self.silent.discard(table)
-        if answer.get("ok") is True and isinstance(answer.get("id"), str):
-            self.offered.add(answer["id"])
+        asked = answer.get("id")
+        if isinstance(asked, str) and asked.startswith(WITHDRAW):
+            if answer.get("ok") is True:
+                self._release(table, asked.removeprefix(WITHDRAW), "expired")
+            return  # refused ``in_play``: the match began there, as the table's state says (a ``started`` record)
+        if answer.get("ok") is True and isinstance(asked, str):
+            self.offered.add(asked)
         elif answer.get("ok") is False and isinstance(answer.get("code"), str):
             self._release(table, answer.get("id"), answer["code"])
 
@@ -120,16 +169,33 @@ class Caller:
             self._release(table, call.get("id"), reason)
         named = rules.parse_call_id(state.get("match_call"), self.store_id)
         if named is not None and state.get("match_winner") is None:
-            event_id, match, n = named
-            view = self._view(event_id, match)
-            if view is not None and view.status == "called" and view.call == n and view.table == table:
-                self._take(event_id, Started(match, table))
+            self._started(table, *named)
+        self._withdraw_stale(table, call)
         store = state.get("store")
         results = state.get("called_results")
         if isinstance(store, str) and isinstance(results, list):
             for result in results:
                 if isinstance(result, dict):
                     self._result(table, store, result)
+
+    def _started(self, table: str, event_id: int, match: str, n: int) -> None:
+        """``table`` began call ``n`` of ``match``: the match is played there, even where that call ran out and the
+        match was released or called elsewhere meanwhile (the other call withdrawn): players who pressed Start keep
+        their match. Begun at two tables, the first seen keeps it; the other's result does not count."""
+        view = self._view(event_id, match)
+        if view is None or view.status not in ("ready", "called"):
+            if view is not None and view.status == "playing" and view.table != table:
+                log.warning("%s began %s, which is being played at %s: its result will not count", table, match,
+                            view.table)
+            return
+        if view.status == "called" and view.table != table:
+            assert view.table is not None and view.call is not None
+            other = rules.call_id(self.store_id, event_id, view.id, view.call)
+            if self._take(event_id, Released(match, view.table, "begun_elsewhere")):
+                self.withdrawing[other] = self.now()
+                self.send(view.table, _withdraw(other))
+        if self._take(event_id, Started(match, table)) and (view.call != n or view.table != table):
+            self.say(f"started: {match} at {table} (from its call {n}, answered late)")
 
     def _view(self, event_id: int, match: str) -> MatchView | None:
         try:
@@ -146,7 +212,7 @@ class Caller:
         view = self._view(event_id, match)
         if view is None or view.status == "done":
             return  # counted already (a second result for it would be a correction, with a reason, by hand)
-        if view.call != n and (view.status == "playing" or view.continued is not None):
+        if view.call != n and view.table != table and (view.status == "playing" or view.continued is not None):
             return  # the match went on elsewhere (moved, or begun at another table): that table's result counts
         score = result.get("points") if view.skills is not None else result.get("score")
         match_id, seq = result.get("match_id"), result.get("seq")
@@ -169,6 +235,10 @@ class Caller:
             self._take(event_id, Released(match, table, reason))
 
 
+WITHDRAW = "withdraw:"
+"""The id of a withdrawal's request: its answer on ``cmd/result`` says the call is off the table's screen."""
+
+
 def _withdraw(call_id: str) -> dict[str, Any]:
-    return {"id": f"withdraw:{call_id}", "cmd": "withdraw", "call": call_id}
+    return {"id": f"{WITHDRAW}{call_id}", "cmd": "withdraw", "call": call_id}
 

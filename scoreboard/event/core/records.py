@@ -69,7 +69,8 @@ class Called:
 @dataclass(frozen=True, slots=True)
 class Released:
     """A call that ended without its match beginning: the table refused it (``reason`` is the table's code), the
-    players said not now (``not_now``), or no answer came before it expired (``expired``); the match is ready again."""
+    players said not now (``not_now``), no answer came before it expired (``expired``), or another table began the
+    match from an earlier call (``begun_elsewhere``); the match is ready again."""
 
     match: str
     table: str
