@@ -113,7 +113,7 @@ class DirectorLink:
             self.loop.call_soon_threadsafe(lambda: self._answer_page(page, payload))
             return
         if len(parts) == 4 and parts[2:] == ["cmd", "result"] and parts[1] != DIRECTOR:
-            self._call_answered(parts[1], message.payload)
+            self._call_answered(parts[1], bytes(message.payload))
             return
         if len(parts) != 3 or parts[1] == DIRECTOR:
             return

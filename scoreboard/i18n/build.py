@@ -19,6 +19,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
@@ -61,11 +62,12 @@ def extracted(package: Path = PACKAGE) -> Catalog:
     template = Catalog(project="Devetka", domain=DOMAIN, fuzzy=False)
     for filename, _lineno, message, comments, context in extract_from_dir(
             package, METHODS, keywords=KEYWORDS, directory_filter=_directories):
-        template.add(message, None, [(f"scoreboard/{filename}", None)], auto_comments=comments, context=context)
+        where: list[tuple[str, Any]] = [(f"scoreboard/{filename}", None)]  # Babel writes None as no line number
+        template.add(message, None, where, auto_comments=comments, context=context)
     return template
 
 
-def _ids(catalog: Catalog) -> set:
+def _ids(catalog: Catalog) -> set[str | tuple[str, ...]]:
     return {message.id if isinstance(message.id, str) else tuple(message.id) for message in catalog if message.id}
 
 
@@ -99,7 +101,7 @@ def board_bytes(catalog: Catalog | None, language: str) -> bytes:
             if isinstance(message.id, str):
                 messages[message.id] = message.string
             else:
-                messages[message.id[0]] = list(message.string)
+                messages[message.id[0]] = list(message.string or ())
     data = {"language": language, "plural": plural, "messages": messages, "rules": board_rules(language)}
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, indent=0)
     return (f"// Made by python -m scoreboard.i18n.build from the catalog: do not edit.\n"
@@ -120,7 +122,7 @@ def untranslated(catalog: Catalog) -> list[str]:
         if not message.id:
             continue
         ids = [message.id] if isinstance(message.id, str) else list(message.id)
-        strings = [message.string] if isinstance(message.id, str) else list(message.string)
+        strings = [message.string] if isinstance(message.string, str) else list(message.string or ())
         source = set().union(*(_fields(text) for text in ids))
         if message.fuzzy:
             wrong.append(f"fuzzy (check it, then drop the flag): {ids[0]!r}")
@@ -151,8 +153,9 @@ def problems() -> list[str]:
             found.append(f"{language}: {mo_path(language).name} is not compiled from its .po: "
                          "run python -m scoreboard.i18n.build")
     for language in LANGUAGES:
-        po = _read(po_path(language), language) if language in TRANSLATED else None
-        if not board_path(language).exists() or board_path(language).read_bytes() != board_bytes(po, language):
+        translated = _read(po_path(language), language) if language in TRANSLATED else None
+        if not board_path(language).exists() or board_path(language).read_bytes() != board_bytes(translated,
+                                                                                                  language):
             found.append(f"{language}: the venue board's {board_path(language).name} is not made from the catalog: "
                          "run python -m scoreboard.i18n.build")
     return found

@@ -57,7 +57,7 @@ def _complete(code: str) -> bool:
 
 
 def extract(fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str],
-            options: Mapping[str, Any]) -> Iterator[tuple[int, str, Any, list[str]]]:
+            options: Mapping[str, Any]) -> Iterator[tuple[int, Any, Any, Any]]:
     """Babel's extraction method for ``.kv`` files: (line, function, message, comments) per message found."""
     encoding = options.get("encoding", "utf-8")
     lines = fileobj.read().decode(encoding).splitlines()
