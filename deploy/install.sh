@@ -13,7 +13,7 @@ Usage: sudo deploy/install.sh [--root DIR]
        sudo deploy/install.sh [--root DIR] --venue-server [--venue-add-table ID]... [--venue-remove-table ID]...
                               [--venue-tls-cert FILE --venue-tls-key FILE | --venue-no-tls]
        sudo deploy/install.sh [--root DIR] --venue-server --engine nats --node N --peers HOST[:PORT],...
-                              [--venue-add-table ID]... [--venue-remove-table ID]...
+                              --director-node N [--venue-add-table ID]... [--venue-remove-table ID]...
 
 Installs Devetka from this checkout onto this machine, or upgrades it:
   - Debian packages: python3-venv, mosquitto, the libraries Kivy draws with;
@@ -48,10 +48,13 @@ The venue (docs/venue.md): every table's broker bridged to one broker behind the
                         bridge, made again for the table id in force.
   --venue-tls-ca FILE   TLS to the venue, its certificate checked against this CA.
   --no-venue            remove the bridge.
-  --venue-server        on the venue's own box (not a table), install only the venue's broker:
-                        a listener for the tables (port 1883, one login each, each table
-                        writing only under devetka/<its id>/) and a read-only WebSockets
-                        listener for browsers (port 9001, no login).
+  --venue-server        on the venue's own box (not a table), install the venue's broker and
+                        nothing of a table's: a listener for the tables (port 1883, one login
+                        each, each table writing only under devetka/<its id>/), the readers'
+                        broker (1884, WebSocket 9002, no login), the board's page (9001); and
+                        the director (devetka-director.service: the night's events; its venv in
+                        /opt/devetka/venv, its store in /var/lib/devetka-director, its login
+                        director with the password in /etc/devetka/venue-director).
   --venue-add-table ID  (implies --venue-server) make table ID's login; its password is printed
                         once and kept in /etc/devetka/venue-tables. Repeat for more tables.
   --venue-remove-table ID  (implies --venue-server) remove table ID's login.
@@ -65,6 +68,9 @@ The venue (docs/venue.md): every table's broker bridged to one broker behind the
                         added on node 1; copy /etc/devetka/venue-tables and
                         /etc/devetka/venue-cluster-secret to the others before installing them.
                         A table then bridges to every node: --venue HOST1,HOST2,HOST3.
+  --director-node N     (with --engine nats; the same on every node) the node that runs the
+                        director, with its login on that node's broker; the other nodes run none
+                        (a node it moved away from stops it; its store stays there).
 EOF
 }
 
@@ -73,7 +79,7 @@ die() { printf 'install: error: %s\n' "$*" >&2; exit 1; }
 
 ROOT=/
 VENUE="" VENUE_USER="" VENUE_PASSWORD_FILE="" VENUE_TLS_CA="" NO_VENUE=0 VENUE_SERVER=0
-VENUE_TLS_CERT="" VENUE_TLS_KEY="" VENUE_NO_TLS=0 VENUE_ENGINE=mosquitto VENUE_NODE="" VENUE_PEERS=""
+VENUE_TLS_CERT="" VENUE_TLS_KEY="" VENUE_NO_TLS=0 VENUE_ENGINE=mosquitto VENUE_NODE="" VENUE_PEERS="" DIRECTOR_NODE=""
 ADD_TABLES=() REMOVE_TABLES=()
 while (( $# )); do
     case $1 in
@@ -81,7 +87,7 @@ while (( $# )); do
         --root) (( $# >= 2 )) || die "--root needs a directory"; ROOT=$2; shift 2 ;;
         --root=*) ROOT=${1#--root=}; shift ;;
         --venue|--venue-user|--venue-password-file|--venue-tls-ca|--venue-add-table|--venue-remove-table|\
-        --venue-tls-cert|--venue-tls-key|--engine|--node|--peers)
+        --venue-tls-cert|--venue-tls-key|--engine|--node|--peers|--director-node)
             (( $# >= 2 )) || die "$1 needs a value"
             case $1 in
                 --venue) VENUE=$2 ;;
@@ -95,6 +101,7 @@ while (( $# )); do
                 --engine) VENUE_ENGINE=$2; VENUE_SERVER=1 ;;
                 --node) VENUE_NODE=$2; VENUE_SERVER=1 ;;
                 --peers) VENUE_PEERS=$2; VENUE_SERVER=1 ;;
+                --director-node) DIRECTOR_NODE=$2; VENUE_SERVER=1 ;;
             esac
             shift 2 ;;
         --no-venue) NO_VENUE=1; shift ;;
@@ -111,8 +118,11 @@ DEPLOY=$REPO/deploy
 source "$DEPLOY/venue.sh"
 # shellcheck source=deploy/venue-nats.sh
 source "$DEPLOY/venue-nats.sh"
+# shellcheck source=deploy/venue-director.sh
+source "$DEPLOY/venue-director.sh"
 venue_check_options
 venue_nats_check_options
+venue_director_check_options
 mkdir -p "$ROOT"
 ROOT=$(cd "$ROOT" && pwd -P)
 if [[ $ROOT == / ]]; then

@@ -38,9 +38,14 @@ venue_nats_node() {
     else
         settle file 0600 root:root "$VENUE_CLUSTER_SECRET"
     fi
-    local text
+    # The director's password and unit on the node that runs it (deploy/venue-director.sh); its login on this node's
+    # config there alone, the node it connects to.
+    venue_director_files
+    local text director=()
+    ! venue_director_here || director=(--director-password-file "$P$VENUE_DIRECTOR_SECRET")
     text=$(python3 "$NATS_PY" node --node "$VENUE_NODE" --peers "$VENUE_PEERS" --tables-file "$P$VENUE_TABLES" \
-        --route-secret-file "$P$VENUE_CLUSTER_SECRET") || die "scoreboard/venue/nats.py node failed (see above)"
+        --route-secret-file "$P$VENUE_CLUSTER_SECRET" "${director[@]}") \
+        || die "scoreboard/venue/nats.py node failed (see above)"
     # 0640 root:nats: it holds the tables' passwords and the cluster's secret; nats-server reads it as user nats.
     write 0640 root:nats "$NATS_CONFIG" <<<"$text"
     directory 0750 nats:nats "$NATS_STORE"
@@ -69,6 +74,7 @@ venue_nats_node() {
         say "systemd is not running here (a chroot?): nats-server starts at the first boot"
         command -v systemctl >/dev/null && machine systemctl enable nats-server.service
     fi
+    venue_director_start
 
     local hosts=() node nodes=""
     IFS=',' read -r -a hosts <<<"$VENUE_PEERS"

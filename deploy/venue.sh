@@ -171,13 +171,17 @@ venue_server() {
     [[ ! -e $P/etc/mosquitto/conf.d/devetka.conf ]] \
         || die "this machine is a table (/etc/mosquitto/conf.d/devetka.conf): the venue's broker needs a box of its own"
     machine env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    local director=""  # the director's venv (deploy/venue-director.sh), where it runs
+    venue_director_here && director=$DIRECTOR_PACKAGES
+    # shellcheck disable=SC2086  # one word a package
     if [[ $VENUE_ENGINE == nats ]]; then  # a node of a NATS cluster (deploy/venue-nats.sh)
-        machine env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 nats-server
+        machine env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 $director nats-server
     else
-        machine env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 mosquitto mosquitto-clients \
-            nats-server
+        machine env DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 $director mosquitto \
+            mosquitto-clients nats-server
         command -v mosquitto_passwd >/dev/null || die "mosquitto_passwd not found (apt-get install mosquitto)"
     fi
+    venue_director_machine
 
     # The tables' logins: "ID PASSWORD" a line, made once per table and kept; the file is the list.
     directory 0755 root:root /etc/devetka
@@ -236,15 +240,14 @@ venue_server() {
     else
         settle file 0600 root:root "$VENUE_LINK"
     fi
-    # The director's login (the tables' listener) and the operator's (the page listener): made once, kept.
-    local secret_file
-    for secret_file in "$VENUE_DIRECTOR_SECRET" "$VENUE_OPERATOR_SECRET"; do
-        if [[ ! -f $P$secret_file ]]; then
-            write 0600 root:root "$secret_file" < <(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')
-        else
-            settle file 0600 root:root "$secret_file"
-        fi
-    done
+    # The director's login (the tables' listener; its password, its unit: deploy/venue-director.sh) and the
+    # operator's (the page listener): made once, kept.
+    venue_director_files
+    if [[ ! -f $P$VENUE_OPERATOR_SECRET ]]; then
+        write 0600 root:root "$VENUE_OPERATOR_SECRET" < <(python3 -c 'import secrets; print(secrets.token_urlsafe(18))')
+    else
+        settle file 0600 root:root "$VENUE_OPERATOR_SECRET"
+    fi
     # Rendered first: a failure in a process substitution would go unnoticed and install an empty file.
     local listeners tables_acl page_acl readers
     listeners=$(bridge_text venue --link-password-file "$P$VENUE_LINK" "${tls[@]}")
@@ -301,12 +304,13 @@ venue_server() {
         say "systemd is not running here (a chroot?): mosquitto and nats-server start at the first boot"
         command -v systemctl >/dev/null && machine systemctl enable nats-server.service mosquitto.service
     fi
+    venue_director_start
 
     venue_say_tables "$(hostname).local"
     local over_tls=""
     (( ! ${#tls[@]} )) || over_tls=" (8883 over TLS)"
-    say "the director's login: director, its password in $VENUE_DIRECTOR_SECRET; the operator's page" \
-        "http://$(hostname).local:9001/?operator: login operator, its password in $VENUE_OPERATOR_SECRET"
+    say "the operator's page http://$(hostname).local:9001/?operator: login operator, its password in" \
+        "$VENUE_OPERATOR_SECRET"
     say "done: tables bridge to port 1883$over_tls; readers: mqtt://$(hostname).local:1884," \
         "ws://$(hostname).local:9002/mqtt; the board http://$(hostname).local:9001/"
 }

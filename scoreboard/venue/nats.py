@@ -262,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     node.add_argument("--peers", required=True, help="HOST[:PORT],... every node's cluster address")
     node.add_argument("--tables-file", required=True, help="'ID PASSWORD' a line")
     node.add_argument("--route-secret-file", required=True)
+    node.add_argument("--director-password-file", help="the director's login, on the node it runs on")
     readers = commands.add_parser("readers", help="the readers' nats-server on the Mosquitto venue's box")
     readers.add_argument("--link-password-file", required=True, help="the venue link's password")
     args = parser.parse_args(argv)
@@ -269,8 +270,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.what == "readers":
             text = render_readers(_read_secret(args.link_password_file))
         else:
+            director = None if args.director_password_file is None else _read_secret(args.director_password_file)
             text = render_node(args.node, parse_peers(args.peers), read_tables(args.tables_file),
-                               _read_secret(args.route_secret_file))
+                               _read_secret(args.route_secret_file), director_password=director)
     except (OSError, ValueError) as error:
         print(f"install: error: {error}", file=sys.stderr)
         return 2

@@ -26,7 +26,7 @@ VENUE_FILES = {  # path -> (kind, mode, owner) on the venue's box
     bridge.VENUE_LINK_SECRET_FILE: ("file", "0600", "root:root"),
     bridge.VENUE_PAGE_PASSWORD_FILE: ("file", "0600", "mosquitto:mosquitto"),
     bridge.VENUE_PAGE_ACL_FILE: ("file", "0600", "mosquitto:mosquitto"),
-    "/etc/devetka/venue-director": ("file", "0600", "root:root"),
+    "/etc/devetka/venue-director": ("file", "0600", "devetka-director:devetka"),  # the director's (its unit's user)
     "/etc/devetka/venue-operator": ("file", "0600", "root:root"),
     nats.NODE_CONFIG_FILE: ("file", "0640", "root:nats"),
     nats.READERS_STORE_DIR: ("dir", "0750", "nats:nats"),
@@ -184,13 +184,18 @@ def test_venue_server_stages_the_broker_and_the_tables_logins(tmp_path):
     recorded = manifest(root)
     for path, entry in VENUE_FILES.items():
         assert recorded[path][:3] == entry, path
-    assert not any(path.startswith(("/etc/systemd", "/var/lib/devetka", "/etc/mosquitto/conf.d/devetka.conf"))
-                   for path in recorded), "the venue's box got a table's files"
+    table_files = ("/etc/systemd/system/devetka.service", "/etc/systemd/system/devetka-ui.service", "/var/lib/devetka",
+                   "/var/lib/devetka-ui", "/etc/devetka/table.toml", "/etc/mosquitto/conf.d/devetka.conf")
+    assert not set(table_files) & set(recorded), "the venue's box got a table's files"
     assert_the_manifest_is_the_tree(root)
-    assert run.stdout.splitlines()[-4:] == ["would run: systemctl enable nats-server.service",
-                                            "would run: systemctl reload-or-restart nats-server.service",
-                                            "would run: systemctl enable mosquitto.service",
-                                            "would run: systemctl restart mosquitto.service"]
+    # The readers' broker, the venue's, then the director that logs in to it (tests/deploy/test_venue_director.py).
+    assert run.stdout.splitlines()[-7:-3] == ["would run: systemctl enable nats-server.service",
+                                              "would run: systemctl reload-or-restart nats-server.service",
+                                              "would run: systemctl enable mosquitto.service",
+                                              "would run: systemctl restart mosquitto.service"]
+    assert run.stdout.splitlines()[-3:] == ["would run: systemctl daemon-reload",
+                                            "would run: systemctl enable devetka-director.service",
+                                            "would run: systemctl restart devetka-director.service"]
 
 
 def test_adding_a_table_keeps_the_others_and_a_second_run_changes_nothing(tmp_path):
@@ -200,7 +205,8 @@ def test_adding_a_table_keeps_the_others_and_a_second_run_changes_nothing(tmp_pa
     before = tree(root)
     again = install(root, "--venue-server", "--venue-add-table", "t1")
     assert again.returncode == 0 and tree(root) == before and "wrote" not in again.stderr
-    assert again.stdout.splitlines()[-1] == "would run: systemctl reload-or-restart mosquitto.service"
+    assert "would run: systemctl reload-or-restart mosquitto.service" in again.stdout.splitlines()
+    assert "would run: systemctl restart mosquitto.service" not in again.stdout.splitlines()
     assert install(root, "--venue-add-table", "t2").returncode == 0
     assert venue_logins(root)["t1"] == first["t1"] and "t2" in venue_logins(root)
 
@@ -231,7 +237,7 @@ def test_a_table_and_the_venues_broker_do_not_share_a_box(tmp_path):
 def test_help_names_every_venue_flag():
     out = subprocess.run(["bash", str(INSTALL), "--help"], capture_output=True, text=True, timeout=30)
     for flag in ("--venue HOST[:PORT]", "--venue-user", "--venue-password-file", "--venue-tls-ca", "--no-venue",
-                 "--venue-server", "--venue-add-table ID", "--venue-remove-table ID"):
+                 "--venue-server", "--venue-add-table ID", "--venue-remove-table ID", "--director-node N"):
         assert flag in out.stdout, flag
 
 
@@ -254,7 +260,7 @@ def test_the_venues_certificate_adds_a_tls_listener_kept_until_no_tls(tmp_path):
     assert off.returncode == 0, off.stderr
     assert at(root, bridge.VENUE_BROKER_FILE).read_text() == bridge.render_venue_broker(link_password(root))
     assert not at(root, bridge.VENUE_KEY_FILE).exists() and bridge.VENUE_KEY_FILE not in manifest(root)
-    assert off.stdout.splitlines()[-1] == "would run: systemctl restart mosquitto.service"  # a listener went
+    assert "would run: systemctl restart mosquitto.service" in off.stdout.splitlines()  # a listener went
     assert_the_manifest_is_the_tree(root)
 
 

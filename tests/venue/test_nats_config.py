@@ -167,7 +167,7 @@ NODE_FILES = {  # path -> (kind, mode, owner) on a node of the venue's cluster
     nats.STORE_DIR: ("dir", "0750", "nats:nats"),
     "/usr/share/devetka/board/board.js": ("file", "0644", "root:root"),
 }
-ENGINE = ("--venue-server", "--engine", "nats", "--peers", "venue-a,venue-b:6222,venue-c")
+ENGINE = ("--venue-server", "--engine", "nats", "--peers", "venue-a,venue-b:6222,venue-c", "--director-node", "1")
 
 
 def node_install(root: Path, number: int, *more: str):
@@ -180,7 +180,8 @@ def test_install_makes_node_1_with_the_text_of_nats_py_and_a_second_run_changes_
     assert run.returncode == 0, run.stderr
     secret = (root / "etc/devetka/venue-cluster-secret").read_text().strip()
     config = (root / nats.NODE_CONFIG_FILE.lstrip("/")).read_text()
-    assert config == nats.render_node(1, PEERS, venue_logins(root), secret)
+    director = (root / "etc/devetka/venue-director").read_text().strip()  # node 1 runs the director here
+    assert config == nats.render_node(1, PEERS, venue_logins(root), secret, director_password=director)
     assert set(venue_logins(root)) == {"bar1", "bar2"}
     assert "--venue venue-a:1883,venue-b:1883,venue-c:1883 --venue-user bar1" in run.stderr  # what to run on bar1
     recorded = manifest(root)
