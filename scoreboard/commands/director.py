@@ -26,7 +26,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
     try:
         asyncio.run(serve(args.store, args.socket, args.mqtt_host, args.mqtt_port, args.mqtt_user, password,
-                          args.answer_within, args.start_on_strike))
+                          args.answer_within, args.start_on_strike,
+                          **({} if args.heartbeat is None else {"heartbeat_s": args.heartbeat})))
     except EventStoreError as error:
         print(f"devetka director: {said(error.message)}", file=sys.stderr)
         return 1
@@ -56,4 +57,17 @@ def register(commands: argparse._SubParsersAction) -> None:
                                  "(default: {seconds})").format(seconds=60))
     director.add_argument("--start-on-strike", action="store_true",
                           help=_("the break's strike at a called table begins the called match, as Start does"))
+    director.add_argument("--heartbeat", type=_seconds, metavar="SECONDS",
+                          help=_("how often the director tells the venue it is alive; the board takes it as "
+                                 "offline after three missed (default: {seconds})").format(seconds=10))
     director.set_defaults(run=run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0.1 <= value <= 3600:
+        raise argparse.ArgumentTypeError(_("{value} is not a number of seconds from 0.1 to 3600").format(value=text))
+    return value

@@ -1,8 +1,9 @@
 """The director on the venue broker (paho, v2 API): each event's state published retained, the tables watched.
 
 Out: ``devetka/director/event/<id>`` (the event as ``devetka event status --json`` prints it, retained, QoS 1,
-after every committed change and for every event at connect) and ``devetka/director/availability``
-(``online``, ``offline`` as the last will). In: every table's retained ``devetka/<table>/availability`` and
+after every committed change and for every event at connect), ``devetka/director/availability``
+(``online``, ``offline`` as the last will) and ``devetka/director/heartbeat`` (``{"every_s": N}``, QoS 0, not
+retained, every N seconds while connected). In: every table's retained ``devetka/<table>/availability`` and
 ``devetka/<table>/state``, so the director knows which tables are online with no match in play. paho's
 thread only hands messages to the event loop; the director is touched there alone.
 
@@ -38,6 +39,11 @@ def event_topic(event_id: int) -> str:
 
 
 AVAILABILITY = f"{PREFIX}/{DIRECTOR}/availability"
+HEARTBEAT = f"{PREFIX}/{DIRECTOR}/heartbeat"
+#: How often the director says it is alive (``HEARTBEAT``): its last will alone is not enough where the broker
+#: node that held it can die with the director's connection (a NATS venue): a reader that hears no heartbeat for
+#: three of these takes the director as offline.
+HEARTBEAT_S = 10.0
 REQUESTS = f"{PREFIX}/{DIRECTOR}/request/+"
 
 
@@ -47,10 +53,13 @@ def answer_topic(page: str) -> str:
 
 class DirectorLink:
     def __init__(self, director: Director, loop: asyncio.AbstractEventLoop, host: str, port: int,
-                 username: str | None = None, password: str | None = None, caller: Caller | None = None) -> None:
+                 username: str | None = None, password: str | None = None, caller: Caller | None = None,
+                 heartbeat_s: float = HEARTBEAT_S) -> None:
         self.director = director
         self.loop = loop
         self.caller = caller
+        self.heartbeat_s = heartbeat_s
+        self._beating: asyncio.TimerHandle | None = None
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="devetka-director", protocol=mqtt.MQTTv311)
         if username is not None:
             client.username_pw_set(username, password)
@@ -64,8 +73,17 @@ class DirectorLink:
     def start(self) -> None:
         self.client.connect_async(self.host, self.port, keepalive=30)
         self.client.loop_start()
+        self._beat()
+
+    def _beat(self) -> None:
+        """Say the director is alive, then again in ``heartbeat_s`` (on the event loop; dropped while offline)."""
+        if self.client.is_connected():
+            self.client.publish(HEARTBEAT, orjson.dumps({"every_s": self.heartbeat_s}), qos=0, retain=False)
+        self._beating = self.loop.call_later(self.heartbeat_s, self._beat)
 
     def stop(self) -> None:
+        if self._beating is not None:
+            self._beating.cancel()
         self.client.publish(AVAILABILITY, "offline", qos=QOS, retain=True).wait_for_publish(5)
         self.client.disconnect()
         self.client.loop_stop()

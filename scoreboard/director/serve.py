@@ -13,7 +13,7 @@ import signal
 import time
 
 from scoreboard.director.calls import Caller
-from scoreboard.director.mqtt import DirectorLink
+from scoreboard.director.mqtt import HEARTBEAT_S, DirectorLink
 from scoreboard.director.server import DirectorServer
 from scoreboard.director.service import Director
 from scoreboard.event.store import EventStore
@@ -44,7 +44,8 @@ async def _calling(caller: Caller) -> None:
 
 async def serve(store_path: str, socket_path: str, mqtt_host: str | None = None, mqtt_port: int = 1883,
                 username: str | None = None, password: str | None = None,
-                answer_within: float | None = None, start_on_strike: bool = False) -> None:
+                answer_within: float | None = None, start_on_strike: bool = False,
+                heartbeat_s: float = HEARTBEAT_S) -> None:
     """Serve until SIGTERM or SIGINT; with a venue broker, call its tables to the event being played."""
     director = Director(EventStore.open(store_path, now=_now), seed=lambda: secrets.randbelow(2**31))
     server = DirectorServer(director, socket_path)
@@ -54,7 +55,7 @@ async def serve(store_path: str, socket_path: str, mqtt_host: str | None = None,
         loop.add_signal_handler(signum, server.stop)
     link = calling = None
     if mqtt_host is not None:
-        link = DirectorLink(director, loop, mqtt_host, mqtt_port, username, password)
+        link = DirectorLink(director, loop, mqtt_host, mqtt_port, username, password, heartbeat_s=heartbeat_s)
         caller = Caller(director, time.time, link.send, say=_say, start_on_strike=start_on_strike,
                         **({} if answer_within is None else {"answer_within": answer_within}))
         link.caller = caller

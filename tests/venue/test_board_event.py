@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 from pathlib import Path
 
 import orjson
@@ -43,14 +44,14 @@ class Night:
     """A real director publishing to the venue broker (logged in as a table: the venue ACL lets it write), and
     ``devetka event`` run against it, in the folder the event files are written to."""
 
-    def __init__(self, tmp_path: Path, venue: VenueBroker, capsys: pytest.CaptureFixture) -> None:
+    def __init__(self, tmp_path: Path, venue: VenueBroker, capsys: pytest.CaptureFixture, *extra: str) -> None:
         password = tmp_path / "director-password"
         password.write_text(TABLE_LOGIN["password"] + "\n")
         self.folder = tmp_path
         self.capsys = capsys
         self.director = RunningDirector(tmp_path, "--mqtt-host", venue.host, "--mqtt-port", str(venue.port),
                                         "--mqtt-user", TABLE_LOGIN["username"], "--mqtt-password-file",
-                                        str(password)).start()
+                                        str(password), *extra).start()
         self.url = venue.board_url
 
     def event(self, *argv: str) -> str:
@@ -250,6 +251,29 @@ def test_a_players_phone_shows_the_next_match_its_table_once_called_and_the_resu
         "your opponent is not known yet", "winner of W1-4", "W2-2 \u00b7 race to 5"]
     # a phone: nothing wider than the screen
     assert browser.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_director_gone_silent_is_shown_offline_though_its_last_will_never_came(browser, tmp_path, venue, capsys,
+                                                                                 monkeypatch):
+    """A NATS venue loses the director's last will with the node that held it: the board takes three missed
+    heartbeats as offline. Here the director is frozen (SIGSTOP): its connection stays open, no will is sent."""
+    monkeypatch.chdir(tmp_path)
+    night = Night(tmp_path, venue, capsys, "--heartbeat", "0.5")
+    try:
+        night.new("eight", EIGHT)
+        open_view(browser, night, "event&lang=en")
+        browser.wait_for("document.getElementById('event').dataset.event === '1' && window.devetkaEvent.heard")
+        assert browser.evaluate("document.querySelector('.event-link')") is None
+        night.director.process.send_signal(signal.SIGSTOP)
+        try:
+            said = browser.wait_for("document.querySelector('.event-link')?.textContent")
+            assert said == "the director is offline"
+            assert browser.evaluate("window.devetkaEvent.director") == "online"  # no will came: the broker holds it
+        finally:
+            night.director.process.send_signal(signal.SIGCONT)
+        browser.wait_for("document.querySelector('.event-link') === null")
+    finally:
+        night.close()
 
 
 def test_the_tiles_page_links_to_the_event_keeping_its_query(browser, night):

@@ -76,10 +76,12 @@
     id: null, // the event drawn
     link: false, // the link to the venue broker is up
     director: null, // "online" / "offline": the director's availability
+    heard: null, // {at, every}: when the director's last heartbeat came (this page's clock), and its period (s)
     page: 0, // ?next: the page shown (0-based)
     draws: 0, // how many times the view was drawn (for the tests)
     scored: new Set(), // "event/match score" already stamped in window.devetkaEventDrawn
   };
+  let away = false; // directorAway() when last drawn
   window.devetkaEvent = shown;
   // For the benchmark (bench/bracket.py): {event, match, score, t} when a match's score is first repainted, t in ms
   // since the epoch (performance.timeOrigin + performance.now(), stamped in the frame after the draw).
@@ -412,7 +414,7 @@
     head.append(el("span", "event-count", format(ngettext("{done} of {n} match played", "{done} of {n} matches played",
       state.matches.length), { done, n: state.matches.length })));
     if (state.winner) head.append(el("span", "event-winner", format(_("Winner: {name}"), { name: state.winner })));
-    if (!shown.link || shown.director === "offline") {
+    if (!shown.link || directorAway()) {
       head.append(el("span", "event-link", shown.link ? _("the director is offline") : _("venue link down")));
     }
     return head;
@@ -547,6 +549,7 @@
   }
 
   function draw() {
+    away = directorAway();
     shown.id = chosen();
     const state = shown.id === null ? undefined : shown.events.get(shown.id);
     root.dataset.event = shown.id === null ? "" : String(shown.id);
@@ -596,11 +599,31 @@
   }, PAGE_S * 1000);
 
   // ---- the link: the director's retained topics ----------------------------------------------------------
+  /** Offline by its last will, or silent for three heartbeats: a will dies with the broker node that held it. */
+  function directorAway() {
+    if (shown.director === "offline") return true;
+    return shown.heard !== null && Date.now() - shown.heard.at > 3 * shown.heard.every * 1000;
+  }
+  setInterval(() => {
+    if (directorAway() !== away) draw();
+  }, 1000);
+
   function onMessage(topic, payload) {
     const parts = topic.split("/");
     if (parts[1] !== "director") return;
     if (parts[2] === "availability") {
       shown.director = payload.toString();
+    } else if (parts[2] === "heartbeat") {
+      let every = NaN;
+      try {
+        every = Number(JSON.parse(payload.toString()).every_s);
+      } catch (error) {
+        console.warn(`event: ${topic} is not JSON`, error);
+      }
+      if (!(every > 0)) return;
+      const wasAway = directorAway();
+      shown.heard = { at: Date.now(), every };
+      if (!wasAway) return;
     } else if (parts[2] === "event" && /^\d+$/.test(parts[3] || "")) {
       const id = Number(parts[3]);
       if (!payload.length) shown.events.delete(id);
@@ -636,7 +659,8 @@
     }
     const client = mqtt.connect(urls[0], options);
     client.on("connect", () => {
-      client.subscribe({ [`${PREFIX}/director/event/+`]: { qos: QOS }, [`${PREFIX}/director/availability`]: { qos: QOS } },
+      client.subscribe({ [`${PREFIX}/director/event/+`]: { qos: QOS }, [`${PREFIX}/director/availability`]: { qos: QOS },
+        [`${PREFIX}/director/heartbeat`]: { qos: 0 } },
         (error) => {
           if (error) console.warn("event: subscription refused", error.message);
           shown.link = !error;

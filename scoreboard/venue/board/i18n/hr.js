@@ -541,6 +541,7 @@
 "how long a called table has to answer before the match is called elsewhere (default: {seconds})": "koliko pozvani stol ima vremena za odgovor prije nego što se meč pozove na drugi stol (zadano: {seconds})",
 "how long to wait at the end for the host to read what was written (default 30)": "koliko na kraju čekati da domaćin pročita zapisano (zadano 30)",
 "how many tables (default 4, at most 50)": "koliko stolova (zadano 4, najviše 50)",
+"how often the director tells the venue it is alive; the board takes it as offline after three missed (default: {seconds})": "koliko često voditelj natjecanja javlja lokalu da radi; ploča ga nakon tri propuštena javljanja prikazuje kao da nije na vezi (zadano: {seconds})",
 "id must be a string of at most {most} printable characters": "id mora biti tekst od najviše {most} vidljivih znakova",
 "identify with no unidentified ball in the shot it belongs to": "identify, a u udarcu kojem pripada nema neprepoznate kugle",
 "ignored explicit argument %r": "zanemaren izričito zadani argument %r",
@@ -1053,6 +1054,7 @@
 "{team} has put up its player for this match: the other captain puts up next": "ekipa {team} već je prijavila natjecatelja za ovaj meč: sljedeći prijavljuje drugi kapetan",
 "{team} has put up {seniors} players of skill level 6 or more tonight: at most 2 may play a night": "ekipa {team} večeras je prijavila natjecatelja razine 6 ili više: {seniors}; u večeri smiju igrati najviše 2",
 "{time}  cannot be read": "{time}  ne može se pročitati",
+"{value} is not a number of seconds from 0.1 to 3600": "{value} nije broj sekundi od 0.1 do 3600",
 "{won0}-{won1}": "{won0}:{won1}",
 "{won} of {target}": "{won} od {target}"
 },
