@@ -1,28 +1,33 @@
-"""How soon does a result the director records show in its bracket cell on the board, with 8 and 50 tables playing?
+"""How soon does a match won at a table show in its bracket cell on the board, with 8 and 50 tables playing?
 
-    python bench/bracket.py [--tables 8,50] [--players 64] [--gap-ms 300] [--speed 1]
+    python bench/bracket.py [--tables 8,50] [--event-tables 4] [--players 32] [--speed 1]
 
-Everything is the real thing: the venue Mosquitto ``install.sh --venue-server`` configures (as ``devetka
-venue-demo`` runs it, scoreboard/sim/venue_demo.py) with a ``director`` login that may write
-``devetka/director/#``; N tables, each ``devetka demo --hold`` with its own Mosquitto bridged to the venue, playing
-at ``--speed`` (their states are the venue's load); a real ``devetka director`` on it; the board's ``?event`` view in
-headless Chromium. A single elimination of ``--players`` is played to its end, one result every ``--gap-ms``, each
-asked of the director over its socket (``devetka event result``'s path); the time runs from the request to the
-repaint of the match's cell with that score (``window.devetkaEventDrawn``, the page's
-``performance.timeOrigin + performance.now()``, the same wall clock), split at the moment a paho subscriber on the
-venue's readers' listener receives the director's publication with that score: the director's share (fold, check,
-commit, publish) and the board's (broker, WebSockets, the page's draw and repaint).
+Everything is the real thing, as ``devetka venue-demo --event`` runs it (scoreboard/sim/venue_event.py): the venue
+Mosquitto on the text ``install.sh --venue-server`` installs (the director's login on its tables' listener) with its
+readers' nats-server, a real ``devetka director`` on it, and the board's ``?event`` view in headless Chromium
+(tests/venue/browser.py). ``--event-tables`` tables (``ev1``...: each its own Mosquitto bridged to the venue, calls
+in and answers out, and its ``devetka run`` daemon) play a single elimination of ``--players`` to its end: whenever
+the director calls a match there, the bench, as the players, presses Start and drops the 9 on the break (race 1:
+strike, first contact, pocket, settle, over the daemon's local API). Beside them N tables play
+(``devetka demo --hold`` at ``--speed``, bridged: the venue's load, as in bench/venue.py), N from ``--tables``.
 
-What it does not measure yet: the table's last input to the director's record, which issue 31 (results from the
-tables' stores) adds; until then this is the board's share of "the 9 drops to the bracket cell".
+For each match the time runs from the request of its last input (the settle that ends the shot, hence the match) to
+the repaint of the match's cell with its score (``window.devetkaEventDrawn``, the page's ``performance.timeOrigin +
+performance.now()``, the same wall clock as ``time.time()``), split where paho subscribers on the readers' broker
+(the one the board reads) receive (1) the table's state with the match won (``match_call`` names the match), and
+(2) the director's event with that score, and where (3) the page's MQTT.js hands that event over
+(``window.devetkaEventArrived``): the table (daemon, its broker, its bridge, the venue broker and its bridge to the
+readers), the director (reading the table's state, fold, check, commit, publish, the same brokers back), the
+readers' WebSocket and the page (its draw and the repaint). Timings are never asserted in
+the tests.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import secrets
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -38,30 +43,32 @@ from venue import chromium_pids, cpu_seconds, percentile, proportional_mb
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scoreboard.director.server import ask  # noqa: E402
-from scoreboard.sim.venue_demo import Table, VenueBroker, VenueOptions, table_ids  # noqa: E402
+from scoreboard.adapters.local_api.client import request_once  # noqa: E402
+from scoreboard.sim import venue_event  # noqa: E402
+from scoreboard.sim.venue_demo import Table as PlayingTable  # noqa: E402
+from scoreboard.sim.venue_demo import VenueOptions, table_ids  # noqa: E402
 from scoreboard.venue import bridge  # noqa: E402
 from tests.venue.browser import Browser  # noqa: E402
 
-
-class DirectedVenue(VenueBroker):
-    """The venue broker with one more login: ``director``, which writes ``devetka/director/#`` and reads the tables."""
-
-    def __init__(self, logins: dict[str, str], director_password: str) -> None:
-        super().__init__(logins)
-        self.write_passwords("devetka-venue.passwd", {**logins, "director": director_password})
-        self.write("devetka-venue.acl", bridge.render_venue_acl(list(logins))
-                   + "\nuser director\ntopic readwrite devetka/director/#\ntopic read devetka/#\n")
+NINE_ON_THE_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
+                     {"type": "settle"}]
+SCORE = "1-0"
 
 
-class Published:
-    """When each match's score first arrived in the director's retained event topic: match -> (score, wall ms)."""
+class Heard:
+    """When the readers' broker first carried (1) a table's state with a called match won and (2) the director's
+    event with a match's score: match -> wall ms, each."""
 
-    def __init__(self, port: int) -> None:
-        self.at: dict[str, tuple[str, float]] = {}
+    def __init__(self, port: int, websocket: bool = False) -> None:
+        self.won: dict[str, float] = {}
+        self.published: dict[str, float] = {}
         self.lock = threading.Lock()
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bench-bracket-{secrets.token_hex(3)}")
-        client.on_connect = lambda c, u, f, r, p: c.subscribe("devetka/director/event/+", qos=1)
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bench-bracket-{secrets.token_hex(3)}",
+                             transport="websockets" if websocket else "tcp")
+        if websocket:
+            client.ws_set_options(path="/mqtt")
+        client.on_connect = lambda c, u, f, r, p: c.subscribe([("devetka/director/event/+", 1),
+                                                               ("devetka/+/state", 0)])
         client.on_message = self._message
         client.connect("127.0.0.1", port)
         client.loop_start()
@@ -69,109 +76,147 @@ class Published:
 
     def _message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         now = time.time() * 1000
-        for match in orjson.loads(message.payload).get("matches", []):
-            if match["score"]:
-                with self.lock:
-                    self.at.setdefault(match["match"], ("-".join(map(str, match["score"])), now))
+        if not message.payload:
+            return
+        payload = orjson.loads(message.payload)
+        with self.lock:
+            if message.topic.startswith("devetka/director/"):
+                for match in payload.get("matches", []):
+                    if match["score"]:
+                        self.published.setdefault(match["match"], now)
+            elif payload.get("match_winner") is not None and isinstance(payload.get("match_call"), str):
+                self.won.setdefault(payload["match_call"].split("/")[2], now)
 
     def close(self) -> None:
         self.client.loop_stop()
         self.client.disconnect()
 
 
-def run(count: int, players: int, gap_ms: float, speed: float) -> None:
+class Players(threading.Thread):
+    """The players at an event table: Start on every call offered there, then the 9 on the break."""
+
+    def __init__(self, socket: Path, stop: threading.Event, last_input: dict[str, float]) -> None:
+        super().__init__(daemon=True)
+        self.socket, self.stop, self.last_input = socket, stop, last_input
+        self.error: str | None = None
+
+    def run(self) -> None:
+        try:
+            while not self.stop.wait(0.05):
+                call = request_once(self.socket, {"cmd": "state"})["state"].get("call")
+                if call is None or call.get("status") != "offered":
+                    continue
+                if not request_once(self.socket, {"cmd": "call_start", "call": call["id"]})["ok"]:
+                    continue
+                for item in NINE_ON_THE_BREAK:
+                    t = time.time() * 1000
+                    answer = request_once(self.socket, item)
+                    if not answer["ok"]:
+                        raise RuntimeError(f"{item} refused: {answer['error']}")
+                self.last_input[call["match"]] = t
+        except Exception as error:  # said at the end, with the figures that were made
+            self.error = f"{type(error).__name__}: {error}"
+
+
+def run(count: int, event_tables: int, players: int, speed: float) -> None:
     ids = table_ids(count)
-    logins = {table_id: secrets.token_hex(8) for table_id in ids}
+    event_ids = [f"ev{n}" for n in range(1, event_tables + 1)]
+    logins = {table_id: secrets.token_hex(8) for table_id in ids + event_ids}
     director_password = secrets.token_hex(8)
     options = VenueOptions(tables=count, racks=99, speed=speed, headless=True)
-    tables: list[Table] = []
-    with tempfile.TemporaryDirectory(prefix="devetka-bench-bracket-") as folder, \
-            DirectedVenue(logins, director_password) as venue:
-        work = Path(folder)
-        (work / "director-password").write_text(director_password + "\n")
-        socket = work / "director.sock"
-        director = subprocess.Popen(
-            [sys.executable, "-m", "scoreboard.commands.main", "director", "--store", str(work / "d.sqlite3"),
-             "--socket", str(socket), "--mqtt-host", "127.0.0.1", "--mqtt-port", str(venue.tables_port),
-             "--mqtt-user", "director", "--mqtt-password-file", str(work / "director-password")],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            assert director.stdout.readline().startswith("devetka director: ready"), director.stderr.read()
-            for number, table_id in enumerate(ids, start=1):
-                text = bridge.render_table_bridge(table_id, "127.0.0.1", venue.tables_port, table_id,
-                                                  logins[table_id])
-                tables.append(Table(table_id, number, text, options, work, lambda line: None))
-            published = Published(venue.readers_port)
-            names = [f"Player {n}" for n in range(1, players + 1)]
-            created = ask(socket, {"cmd": "new", "spec": {"name": "Bench night", "format": "single",
-                                                          "players": names, "race": 3}})
-            assert created["ok"], created
-            event = created["event"]
-            assert ask(socket, {"cmd": "draw", "event": event})["ok"]
-            with Browser() as browser:
-                browser.viewport(1920, 1080)
-                browser.open(f"http://127.0.0.1:{venue.websockets_port}/?event={event}")
-                browser.wait_for(f"document.getElementById('event')?.dataset.event === '{event}' &&"
-                                 " document.querySelectorAll('#event .match').length > 0", timeout=120)
-                browser_pids = chromium_pids(browser.process.pid)
-                browser_cpu = cpu_seconds(browser_pids)
-                asked: dict[str, tuple[float, str]] = {}
-                began = time.monotonic()
-                while True:
-                    state = ask(socket, {"cmd": "status", "event": event})["state"]
-                    ready = [m for m in state["matches"] if m["status"] == "ready"]
-                    if not ready:
-                        break
-                    for match in ready:
-                        score = "3-1" if len(asked) % 2 else "2-3"
-                        t = time.time() * 1000
-                        answer = ask(socket, {"cmd": "result", "event": event, "match": match["match"],
-                                              "score": [int(n) for n in score.split("-")]})
-                        assert answer["ok"], answer
-                        asked[match["match"]] = (t, score)
-                        time.sleep(gap_ms / 1000)
-                browser.wait_for(f"window.devetkaEventDrawn.filter(d => d.event === {event}).length >= {len(asked)}",
-                                 timeout=120)
-                elapsed = time.monotonic() - began
-                drawn = {d["match"]: d["t"] for d in browser.evaluate("window.devetkaEventDrawn")
-                         if d["event"] == event and asked.get(d["match"], (0, ""))[1] == d["score"]}
-                browser_cpu = cpu_seconds(browser_pids) - browser_cpu
-                memory = proportional_mb(chromium_pids(browser.process.pid))
-                values = [drawn[m] - t for m, (t, _) in asked.items() if m in drawn]
-                published.close()
-                with published.lock:
-                    out = {m: t for m, (score, t) in published.at.items() if asked.get(m, (0, ""))[1] == score}
-                director_share = [out[m] - t for m, (t, _) in asked.items() if m in out]
-                board_share = [drawn[m] - out[m] for m in asked if m in out and m in drawn]
-            print(f"({count} tables) load average {load_average()}")
-            print(f"({count} tables) result to bracket cell, {len(values)} of {len(asked)} results "
-                  f"({players} players) over {elapsed:.0f} s: p50 {statistics.median(values):.1f} ms, "
-                  f"p99 {percentile(values, 0.99):.1f} ms, max {max(values):.1f} ms")
-            for what, share in (("request to publication (the director)", director_share),
-                                ("publication to bracket cell (the board)", board_share)):
-                print(f"({count} tables)   {what}: p50 {statistics.median(share):.1f} ms, "
-                      f"p99 {percentile(share, 0.99):.1f} ms, max {max(share):.1f} ms")
-            print(f"({count} tables) browser ({len(browser_pids)} processes): "
-                  f"{100 * browser_cpu / elapsed:.1f}% of a core, {memory:.0f} MB (PSS)")
-        finally:
-            director.terminate()
-            director.wait(timeout=30)
-            director.stdout.close()
-            director.stderr.close()
-            for table in tables:
-                table.stop()
+    with contextlib.ExitStack() as stack:
+        work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="devetka-bench-bracket-")))
+        (work / ".sockets").mkdir()
+        venue = stack.enter_context(venue_event.EventVenue(logins, director_password))
+        for number, table_id in enumerate(ids, start=1):
+            text = bridge.render_table_bridge(table_id, "127.0.0.1", venue.tables_port, table_id, logins[table_id])
+            stack.callback(PlayingTable(table_id, number, text, options, work, lambda line: None).stop)
+        tables = []
+        for table_id in event_ids:
+            text = bridge.render_table_bridge(table_id, "127.0.0.1", venue.tables_port, table_id, logins[table_id])
+            tables.append(venue_event.Table(table_id, text, work))
+            stack.callback(tables[-1].stop)
+        director = venue_event.Director(work, venue.tables_port, director_password, lambda line: None)
+        stack.callback(director.stop)
+        heard = Heard(venue.readers_port)
+        stack.callback(heard.close)
+        heard_ws = Heard(venue.readers.websocket_port, websocket=True)
+        stack.callback(heard_ws.close)
+        names = [f"Player {n}" for n in range(1, players + 1)]
+        event = director.ask({"cmd": "new", "spec": {"name": "Bench night", "format": "single", "players": names,
+                                                     "race": 1, "tables": event_ids}})["event"]
+        browser = stack.enter_context(Browser())
+        browser.viewport(1920, 1080)
+        browser.open(f"{venue.board_url}&event={event}")
+        browser.wait_for(f"document.getElementById('event')?.dataset.event === '{event}'", timeout=120)
+        browser_pids = chromium_pids(browser.process.pid)
+        browser_cpu = cpu_seconds(browser_pids)
+        last_input: dict[str, float] = {}
+        stop = threading.Event()
+        at_tables = [Players(table.socket, stop, last_input) for table in tables]
+        stack.callback(stop.set)
+        began = time.monotonic()
+        for player in at_tables:
+            player.start()
+        director.ask({"cmd": "draw", "event": event, "seed": 1})
+        matches = players - 1
+        browser.wait_for(f"window.devetkaEventDrawn.filter(d => d.event === {event}).length >= {matches}"
+                         f" || document.getElementById('event').dataset.winner", timeout=60 + 10 * matches)
+        browser.wait_for(f"window.devetkaEventDrawn.filter(d => d.event === {event}).length >= {matches}",
+                         timeout=30)
+        elapsed = time.monotonic() - began
+        stop.set()
+        drawn, arrived = ({d["match"]: d["t"] for d in browser.evaluate(f"window.{stamps}")
+                           if d["event"] == event and d["score"] == SCORE}
+                          for stamps in ("devetkaEventDrawn", "devetkaEventArrived"))
+        before = time.time() * 1000
+        page_clock = browser.evaluate("performance.timeOrigin + performance.now()")
+        skew = page_clock - (before + time.time() * 1000) / 2
+        browser_cpu = cpu_seconds(browser_pids) - browser_cpu
+        memory = proportional_mb(chromium_pids(browser.process.pid))
+        with heard.lock:
+            won, published = dict(heard.won), dict(heard.published)
+        with heard_ws.lock:
+            published_ws = dict(heard_ws.published)
+        played = [m for m in last_input if m in drawn]
+        whole = [drawn[m] - last_input[m] for m in played]
+        shares = {"the table (input to its state on the readers' broker)":
+                  [won[m] - last_input[m] for m in played if m in won],
+                  "the director (that state to its event there)":
+                  [published[m] - won[m] for m in played if m in won and m in published],
+                  "  (beside the page: the event to a paho client on the same WebSocket listener)":
+                  [published_ws[m] - published[m] for m in played if m in published and m in published_ws],
+                  "the readers' WebSocket (the event to the page's MQTT.js)":
+                  [arrived[m] - published[m] for m in played if m in published and m in arrived],
+                  "the page (MQTT.js to the cell repainted)": [drawn[m] - arrived[m] for m in played if m in arrived]}
+    errors = [player.error for player in at_tables if player.error]
+    label = f"({count} tables playing, {event_tables} event tables)"
+    print(f"{label} load average {load_average()}")
+    print(f"{label} last input to bracket cell, {len(whole)} of {matches} matches ({players} players) over "
+          f"{elapsed:.0f} s: p50 {statistics.median(whole):.1f} ms, p99 {percentile(whole, 0.99):.1f} ms, "
+          f"max {max(whole):.1f} ms")
+    for what, share in shares.items():
+        print(f"{label}   {what}: p50 {statistics.median(share):.1f} ms, p99 {percentile(share, 0.99):.1f} ms, "
+              f"max {max(share):.1f} ms")
+    print(f"{label} the page's clock minus this bench's at the end: {skew:.1f} ms")
+    print(f"{label} browser ({len(browser_pids)} processes): {100 * browser_cpu / elapsed:.1f}% of a core, "
+          f"{memory:.0f} MB (PSS)")
+    for error in errors:
+        print(f"{label} an event table's players stopped: {error}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", default="8,50", help="table counts to measure, comma-separated (default 8,50)")
-    parser.add_argument("--players", type=int, default=64, help="players in the bracket (default 64: 63 results)")
-    parser.add_argument("--gap-ms", type=float, default=300.0, help="ms between two results (default 300)")
-    parser.add_argument("--speed", type=float, default=1.0, help="the tables' pace, 1 = real time (default 1)")
+    parser.add_argument("--tables", default="8,50", help="tables playing beside the event's, comma-separated "
+                                                         "counts to measure (default 8,50)")
+    parser.add_argument("--event-tables", type=int, default=4, help="tables the director calls (default 4)")
+    parser.add_argument("--players", type=int, default=32, help="players in the bracket (default 32: 31 matches)")
+    parser.add_argument("--speed", type=float, default=1.0, help="the playing tables' pace, 1 = real time "
+                                                                 "(default 1)")
     args = parser.parse_args()
     print("machine: " + ", ".join(f"{key} {value}" for key, value in machine().items()))
     for count in (int(n) for n in args.tables.split(",")):
-        run(count, args.players, args.gap_ms, args.speed)
+        run(count, args.event_tables, args.players, args.speed)
 
 
 if __name__ == "__main__":

@@ -87,6 +87,21 @@
   // since the epoch (performance.timeOrigin + performance.now(), stamped in the frame after the draw).
   const stamped = [];
   window.devetkaEventDrawn = stamped;
+  // The same when the event carrying a match's score first arrived (MQTT.js handed it over): the hop before the draw.
+  const arrived = [];
+  const seen = new Set();
+  window.devetkaEventArrived = arrived;
+  function stampArrival(id, state) {
+    const t = performance.timeOrigin + performance.now();
+    for (const match of state.matches || []) {
+      if (!match.score) continue;
+      const key = `${id}/${match.match} ${match.score.join("-")}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      arrived.push({ event: id, match: match.match, score: match.score.join("-"), t });
+    }
+    if (arrived.length > 20000) arrived.splice(0, arrived.length - 20000);
+  }
   function stampScores() {
     const fresh = [...root.querySelectorAll(".match[data-score]")]
       .filter((cell) => cell.dataset.score && !shown.scored.has(`${shown.id}/${cell.dataset.match} ${cell.dataset.score}`));
@@ -629,7 +644,9 @@
       if (!payload.length) shown.events.delete(id);
       else {
         try {
-          shown.events.set(id, JSON.parse(payload.toString()));
+          const state = JSON.parse(payload.toString());
+          stampArrival(id, state);
+          shown.events.set(id, state);
         } catch (error) {
           console.warn(`event: ${topic} is not JSON`, error);
           return;
