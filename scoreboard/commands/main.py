@@ -35,7 +35,7 @@ def _replay(args: argparse.Namespace) -> int:
     gc.disable()  # a long log makes millions of small objects that all live to the end: nothing to collect
     try:
         with stream:
-            result = replay(stream)
+            result = replay(stream, args.rules_version)
         if args.score_sheet:
             return _score_sheet(result, args.score_sheet, words)
         _write(result, args.explain, words)
@@ -104,6 +104,12 @@ def parser() -> argparse.ArgumentParser:
                            "language. Default: the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else en"))
     rp.add_argument("--score-sheet", choices=("json", "html"), dest="score_sheet",
                     help=_("instead, the APA score sheet of the match (scoring \"apa\"): JSON, or a page to print"))
+    from scoreboard.core.rules.state import RULES_VERSION
+
+    rp.add_argument("--rules-version", type=int, choices=range(1, RULES_VERSION + 1), default=RULES_VERSION,
+                    dest="rules_version", metavar="N",
+                    help=_("referee the log under rules version N (1 to {newest}; default the newest), as a match "
+                           "stored under it was: devetka matches shows each match's").format(newest=RULES_VERSION))
     rp.set_defaults(run=_replay)
     from scoreboard.commands import sensors as sensors_cli
 

@@ -686,6 +686,7 @@
 "reason (to correct)": "razlog (za ispravak)",
 "record a match's result, or correct it": "upiši rezultat meča ili ga ispravi",
 "red": "crvena",
+"referee the log under rules version N (1 to {newest}; default the newest), as a match stored under it was: devetka matches shows each match's": "sudi zapisu po verziji pravila N (1 do {newest}; zadano najnovija), kako je suđen meč spremljen pod njom: devetka matches pokazuje verziju svakog meča",
 "refused": "odbijeno",
 "request line longer than {limit} bytes: closing": "redak zahtjeva dulji je od {limit} bajtova: veza se zatvara",
 "rerack only after a break that failed its requirement, under break_failure \"option\"": "rerack samo nakon razbijanja koje nije ispunilo zahtjev, uz break_failure \"option\"",
