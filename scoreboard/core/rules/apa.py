@@ -54,6 +54,8 @@ def _add(pair: tuple[int, int], player: int, amount: int) -> tuple[int, int]:
 def score(setup: Setup, shot: Shot, verdict: Verdict, finished: Table | None) -> tuple[Table, Verdict]:
     """The shot (or foul between shots) on the score sheet, and the match over if its shooter reached his target.
 
+    The winner's points are his target: the match ends the moment he reaches it ([S6]), so points a run or one
+    shot makes past it are not scored (rules version 2, issue 34; a match stored under 1 keeps them).
     ``finished`` is the rack as it ended when the shot ended it (the 9 down, or a third foul).
     """
     targets_ = setup.targets
@@ -71,10 +73,13 @@ def score(setup: Setup, shot: Shot, verdict: Verdict, finished: Table | None) ->
     rack_over = verdict.rack_winner is not None
     if rack_over:
         dead += len(left)  # the balls left when the 9 drops (or the rack is lost) score for no one
+    needed = targets_[shooter] - sheet.points[shooter]
+    won = scored >= needed
+    if won and setup.rules_version >= 2:
+        scored = needed  # the match ends at the target: what the shot made past it is not scored
     points = _add(sheet.points, shooter, scored)
     safety = any(type(event) is Safety for event in shot.events)
     safeties = _add(sheet.safeties, shooter, 1) if safety else sheet.safeties
-    won = points[shooter] >= targets_[shooter]
     innings = sheet.innings + _inning(setup, shooter, None if won else after.shooter)
     rack_dead = sheet.rack_dead + dead
     marked = Sheet(points, innings, sheet.dead_balls + dead, rack_dead, safeties, sheet.timeouts)

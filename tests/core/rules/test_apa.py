@@ -1,10 +1,13 @@
 """APA 9-ball scoring (rules/apa.py): points against a skill level's target, dead balls, innings, safeties and
 timeouts, as the replay's shot and state lines show them."""
 
+import json
+
 import pytest
 
 from scoreboard.core.rules.apa import TARGETS, target, timeouts_per_rack, value
-from tests.folding import errors, i, last_shot, legal_break, run, shot, shots, state
+from scoreboard.matchlog.replay import replay
+from tests.folding import errors, i, last_shot, legal_break, run, shot, shots, start, state
 
 APA = {"scoring": "apa"}
 
@@ -98,3 +101,29 @@ def test_a_stalemate_leaves_the_balls_on_the_table_dead():
 def test_a_bad_apa_match_start_is_refused_by_name(start, error):
     out = run(i("strike"), **start)
     assert errors(out)[0] == {"type": "error", "line": 1, "error": error} and state(out)["players"] is None
+
+
+TO_TWELVE = (shot(1, pockets=(1, 2)), shot(3, pockets=(3, 4, 5, 6, 7, 8)), shot(9, pockets=(9,)),
+             shot(1, pockets=(1, 2)))
+
+
+def test_points_past_the_target_on_the_winning_shot_are_not_scored():
+    """Issue 34: at 12 of 14 a shot that pockets three balls ends the match at 14, not 15; the sheet's winner line
+    reads his target ([S6]: the match is over the moment the needed points are reached)."""
+    out = apa(*TO_TWELVE, shot(3, pockets=(3, 4, 5)), skills=(1, 5))
+    assert state(out)["points"] == [14, 0] and state(out)["match_winner"] == 0
+    assert last_shot(out)["points_scored"] == 2 and last_shot(out)["pocketed"] == [3, 4, 5]
+
+
+def test_the_9_worth_two_when_one_point_is_needed_scores_the_one():
+    out = apa(*TO_TWELVE, shot(3, pockets=(3,)), shot(4, pockets=(9,)), skills=(1, 5))
+    assert state(out)["points"] == [14, 0] and last_shot(out)["points_scored"] == 1
+    assert last_shot(out)["rack_winner"] == 0 and state(out)["match_winner"] == 0
+
+
+def test_a_match_stored_under_rules_version_1_keeps_the_points_past_the_target():
+    lines = [start(rules=APA, apa_skill=[1, 5], race=None)]
+    for part in (*TO_TWELVE, shot(3, pockets=(3, 4, 5))):
+        lines += part
+    old = replay((json.dumps(line) for line in lines), rules_version=1).lines()
+    assert state(old)["points"] == [15, 0] and last_shot(old)["points_scored"] == 3

@@ -992,6 +992,11 @@
 "{name} ubacuje kugle {balls}."
 ],
 "{name} reaches the target and wins the match.": "{name} dostiže cilj i osvaja meč.",
+"{name} reaches the target and wins the match; the {n} point past it is not scored.": [
+"{name} dostiže cilj i osvaja meč; {n} bod preko cilja ne računa se.",
+"{name} dostiže cilj i osvaja meč; {n} boda preko cilja ne računaju se.",
+"{name} dostiže cilj i osvaja meč; {n} bodova preko cilja ne računa se."
+],
 "{name} scores {n}: {name0} {points0}, {name1} {points1}.": [
 "{name} osvaja {n} bod: {name0} {points0}, {name1} {points1}.",
 "{name} osvaja {n} boda: {name0} {points0}, {name1} {points1}.",
