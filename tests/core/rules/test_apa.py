@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from scoreboard.core.inputs import RuleOptions
 from scoreboard.core.rules.apa import TARGETS, target, timeouts_per_rack, value
 from scoreboard.matchlog.replay import replay
 from tests.folding import errors, i, last_shot, legal_break, run, shot, shots, start, state
@@ -19,7 +20,7 @@ def apa(*parts, skills=(3, 5), breaker=0):
 def test_the_targets_are_the_equalizer_chart_by_skill_level():
     assert [target(skill) for skill in range(1, 10)] == [14, 19, 25, 31, 38, 46, 55, 65, 75] == list(TARGETS)
     assert [value(ball) for ball in range(1, 10)] == [1] * 8 + [2]
-    assert [timeouts_per_rack(skill) for skill in range(1, 10)] == [2, 2, 2, 1, 1, 1, 1, 1, 1]
+    assert [timeouts_per_rack(RuleOptions(), skill) for skill in range(1, 10)] == [2, 2, 2, 1, 1, 1, 1, 1, 1]
 
 
 def test_done_when_points_targets_and_dead_balls():
@@ -78,6 +79,35 @@ def test_timeouts_per_rack_by_skill_level_and_again_each_rack():
     out = apa(legal_break(), i("timeout"), shot(1, pockets=(9,)), skills=(3, 4))
     assert state(out)["timeouts_left"] == [2, 1] and state(out)["rack"] == 2
     assert "only under APA scoring" in errors(run(legal_break(), i("timeout")))[0]["error"]
+
+
+def test_a_leagues_own_timeout_allowance_is_counted_per_rack():
+    """Issue 34: APA's two a rack for skill levels 1-3 and one for 4 and up is the default; a league sets its own
+    (here one for everyone, and none at all for 4 and up)."""
+    league = {**APA, "timeouts_skill_1_3": 1}
+    out = run(legal_break(), i("timeout"), i("timeout"), rules=league, apa_skill=[3, 2], race=None)
+    assert [line["error"] for line in errors(out)] == ["Ben has taken the 1 timeout of this rack (skill level 2)"]
+    assert state(out)["timeouts_left"] == [1, 0]
+    none = {**APA, "timeouts_skill_4_9": 0}
+    out = run(legal_break(), i("timeout"), rules=none, apa_skill=[3, 5], race=None)
+    assert state(out)["timeouts_left"] == [2, 0]
+    assert errors(out)[0]["error"] == ("Ben has no timeouts under these rules (skill level 5: "
+                                       "rules.timeouts_skill_4_9 is 0)")
+
+
+@pytest.mark.parametrize("value", [-1, 10, 1.5, True, "2", None])
+def test_a_timeout_allowance_out_of_bounds_is_refused_by_name(value):
+    out = run(rules={**APA, "timeouts_skill_1_3": value}, apa_skill=[3, 5], race=None)
+    assert errors(out)[0]["error"].startswith("rules.timeouts_skill_1_3 must be a whole number from 0 to 9, not ")
+
+
+def test_the_apa9_profile_leaves_the_timeouts_open_with_apas_default():
+    from scoreboard.core.profiles import compose, options
+
+    assert (options("apa9").timeouts_skill_1_3, options("apa9").timeouts_skill_4_9) == (2, 1)
+    league = compose({"profile": "apa9", "timeouts_skill_4_9": 2})
+    assert league.timeouts_skill_4_9 == 2 and league.scoring == "apa"
+    assert compose({}, profile="apa9", written={"timeouts_skill_1_3": 3}).timeouts_skill_1_3 == 3
 
 
 def test_no_push_outs_and_no_three_foul_rule_under_apa():

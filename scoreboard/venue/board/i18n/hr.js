@@ -403,6 +403,8 @@
 "a temporary store (removed at exit; --store FILE keeps it)": "privremeno spremište (briše se na izlazu; --store FILE ga čuva)",
 "a venue on this machine: a venue broker, simulated tables, the board": "lokal na ovom računalu: broker lokala, simulirani stolovi, ploča",
 "a whole number >= 0": "cijeli broj >= 0",
+"a whole number from {low} to {high}": "cijeli broj od {low} do {high}",
+"a whole number from {low} to {high}, or left out": "cijeli broj od {low} do {high} ili izostavljeno",
 "a word shown on the live screen under the rack (devetka demo: SIMULATED)": "riječ prikazana na glavnom zaslonu ispod kugli (devetka demo: SIMULATED)",
 "accept without a push out to answer (5.6)": "accept, a nema push outa na koji se odgovara (5.6)",
 "against {name}": "protivnik: {name}",
@@ -966,6 +968,7 @@
 "{name} has no extension left in this rack (TR20)": "{name} u ovoj partiji nema više produženja (TR20)",
 "{name} has no extension left in this rack.": "{name} u ovoj partiji nema više produženja.",
 "{name} has no timeout left in this rack.": "{name} u ovoj partiji nema više time-outa.",
+"{name} has no timeouts under these rules (skill level {skill}: rules.timeouts_skill_{levels} is 0)": "{name} po ovim pravilima nema time-outa (razina {skill}: rules.timeouts_skill_{levels} je 0)",
 "{name} has taken the {n} timeout of this rack (skill level {skill})": [
 "{name}: iskorišten je {n} time-out u ovoj partiji (razina {skill})",
 "{name}: iskorištena su {n} time-outa u ovoj partiji (razina {skill})",
