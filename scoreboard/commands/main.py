@@ -35,9 +35,9 @@ def _replay(args: argparse.Namespace) -> int:
     gc.disable()  # a long log makes millions of small objects that all live to the end: nothing to collect
     try:
         with stream:
-            result = replay(stream)
+            result = replay(stream, args.rules_version)
         if args.score_sheet:
-            return _score_sheet(result, args.score_sheet, words)
+            return _score_sheet(result, args.score_sheet, words, args.lang)
         _write(result, args.explain, words)
     except UnicodeDecodeError as error:
         where = _("standard input") if args.log == "-" else args.log
@@ -54,7 +54,7 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _score_sheet(result, form: str, words) -> int:
+def _score_sheet(result, form: str, words, language: str) -> int:
     """``--score-sheet``: the APA score sheet, or why there is none (exit status 1)."""
     from scoreboard.core.messages import render
     from scoreboard.core.scoresheet import printable, score_sheet
@@ -70,7 +70,8 @@ def _score_sheet(result, form: str, words) -> int:
         print(_("devetka replay: no score sheet: {error}").format(error=reason), file=sys.stderr)
         return 1
     out = sys.stdout.buffer
-    out.write(printable(sheet).encode() if form == "html" else orjson.dumps(sheet, option=orjson.OPT_APPEND_NEWLINE))
+    page = printable(sheet, words, language).encode() if form == "html" else None
+    out.write(page if page is not None else orjson.dumps(sheet, option=orjson.OPT_APPEND_NEWLINE))
     out.flush()
     return 0
 
@@ -104,6 +105,12 @@ def parser() -> argparse.ArgumentParser:
                            "language. Default: the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else en"))
     rp.add_argument("--score-sheet", choices=("json", "html"), dest="score_sheet",
                     help=_("instead, the APA score sheet of the match (scoring \"apa\"): JSON, or a page to print"))
+    from scoreboard.core.rules.state import RULES_VERSION
+
+    rp.add_argument("--rules-version", type=int, choices=range(1, RULES_VERSION + 1), default=RULES_VERSION,
+                    dest="rules_version", metavar="N",
+                    help=_("referee the log under rules version N (1 to {newest}; default the newest), as a match "
+                           "stored under it was: devetka matches shows each match's").format(newest=RULES_VERSION))
     rp.set_defaults(run=_replay)
     from scoreboard.commands import sensors as sensors_cli
 

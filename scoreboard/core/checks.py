@@ -19,9 +19,12 @@ from typing import Any
 
 from scoreboard.core.inputs import (
     CHOICES,
+    CLOCK_SECONDS,
+    CLOCK_UNSET,
     NAME_MAX,
     PROFILE_NAMES,
     RACE_MAX,
+    TIMEOUT_COUNTS,
     InputError,
     RuleOptions,
     apa_skill_of,
@@ -211,6 +214,11 @@ def _expected(option: str) -> Message:
     if option in CHOICES:
         *first, last = (f'"{choice}"' for choice in CHOICES[option])
         return msg("{choices} or {last}", choices=", ".join(first), last=last)
+    bounds = CLOCK_SECONDS.get(option) or TIMEOUT_COUNTS.get(option)
+    if bounds is not None:
+        if option in CLOCK_UNSET:
+            return msg("a whole number from {low} to {high}, or left out", low=bounds[0], high=bounds[1])
+        return msg("a whole number from {low} to {high}", low=bounds[0], high=bounds[1])
     return msg("true or false")
 
 

@@ -65,6 +65,12 @@ CLOCK_SECONDS: dict[str, tuple[int, int]] = {
     "shot_clock_after_break_s": (10, 60),
     "shot_clock_after_push_out_s": (10, 60),
 }
+#: APA timeouts a rack by skill level (the ``timeout`` input): a league's allowance, each with its bounds. The
+#: defaults are APA's ([S9] in docs/rules.md): two a rack for skill levels 1 to 3, one for 4 and up.
+TIMEOUT_COUNTS: dict[str, tuple[int, int]] = {
+    "timeouts_skill_1_3": (0, 9),
+    "timeouts_skill_4_9": (0, 9),
+}
 #: The shot clock's options that may be null: the shot after a push out is an ordinary turn unless one is set.
 CLOCK_UNSET = ("shot_clock_after_push_out_s",)
 #: The longest a shot may be timed after the break or a push out, whatever the options say (TR20: "not over 60 s").
@@ -103,6 +109,8 @@ class RuleOptions:
     shot_clock_extensions: int = 1
     shot_clock_after_break_s: int = 60
     shot_clock_after_push_out_s: int | None = None
+    timeouts_skill_1_3: int = 2
+    timeouts_skill_4_9: int = 1
     profile: str | None = None
 
     JSON_NAMES: ClassVar[dict[str, str]] = {
@@ -124,6 +132,8 @@ class RuleOptions:
         "shot_clock_extensions": "shot_clock_extensions",
         "shot_clock_after_break_s": "shot_clock_after_break_s",
         "shot_clock_after_push_out_s": "shot_clock_after_push_out_s",
+        "timeouts_skill_1_3": "timeouts_skill_1_3",
+        "timeouts_skill_4_9": "timeouts_skill_4_9",
         "profile": "profile",
     }
 
@@ -155,6 +165,10 @@ class RuleOptions:
         """APA 9-ball scoring: points against a target by skill level, not racks against a race."""
         return self.scoring == "apa"
 
+    def timeouts(self, skill: int) -> int:
+        """The timeouts a rack a player of APA skill level ``skill`` may take: the league's allowance."""
+        return self.timeouts_skill_1_3 if skill <= 3 else self.timeouts_skill_4_9
+
     def every(self) -> dict[str, Any]:
         """Every option's value under its log name, the label included (null: none): what the state serves, so a
         screen that asks for the same match again (a rematch) asks for every option, not the venue's defaults."""
@@ -180,10 +194,10 @@ def check_option(name: str, value: Any) -> None:
         if value not in PROFILE_NAMES:
             raise InputError(msg("rules.profile must be {choices}, not {value}", choices=_either(PROFILE_NAMES),
                                  value=_json(value)))
-    elif name in CLOCK_SECONDS:
+    elif name in CLOCK_SECONDS or name in TIMEOUT_COUNTS:
         if value is None and name in CLOCK_UNSET:
             return
-        low, high = CLOCK_SECONDS[name]
+        low, high = CLOCK_SECONDS.get(name) or TIMEOUT_COUNTS[name]
         if not _is_int(value) or not low <= value <= high:
             raise InputError(msg("rules.{name} must be a whole number from {low} to {high}, not {value}", name=name,
                                  low=low, high=high, value=_json(value)))

@@ -37,9 +37,13 @@ SENSED = ("rails_sensed", "strike_sensed")
 #: the event's). A venue fixes them by writing them in ``[match.rules]`` with ``locked = true``.
 CLOCK_OPTIONS = ("shot_clock", "shot_clock_s", "shot_clock_warning_s", "shot_clock_extension_s",
                  "shot_clock_extensions", "shot_clock_after_break_s", "shot_clock_after_push_out_s")
+#: APA's timeouts a rack by skill level: APA's allowance by default, but leagues change it, so no profile fixes
+#: it (``apa9`` included); a venue fixes its league's by writing it in ``[match.rules]`` with ``locked = true``.
+TIMEOUT_OPTIONS = ("timeouts_skill_1_3", "timeouts_skill_4_9")
 #: The options of the game: what a profile may fix, the venue set and a request choose.
 GAME_OPTIONS = ("break", "push_out_after_break_foul", "three_foul_rule", "scoring", "ball_in_hand",
-                "nine_on_break", "break_requirement", "break_failure", "push_outs", *CLOCK_OPTIONS)
+                "nine_on_break", "break_requirement", "break_failure", "push_outs", *CLOCK_OPTIONS,
+                *TIMEOUT_OPTIONS)
 
 # The WPA rules (docs/rules.md, sections 5 and R1-R11): every game option its rules decide, at its default. The
 # break order is the event's (R8: winner breaks by default, alternate breaks an option), the clock TR20's.

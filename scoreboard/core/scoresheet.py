@@ -21,7 +21,7 @@ from typing import Any
 
 from scoreboard.core.inputs import Settle
 from scoreboard.core.match import Match
-from scoreboard.core.messages import msg
+from scoreboard.core.messages import ENGLISH, Catalog, Message, msg, render
 from scoreboard.core.rules import evolve, start
 from scoreboard.core.rules.apa import EMPTY_SHEET
 
@@ -60,31 +60,42 @@ def score_sheet(match: Match) -> dict[str, Any]:
     }
 
 
-def printable(sheet: dict[str, Any]) -> str:
-    """The score sheet as a page to print (HTML, its own styles, no script)."""
+def printable(sheet: dict[str, Any], catalog: Catalog = ENGLISH, language: str = "en") -> str:
+    """The score sheet as a page to print (HTML, its own styles, no script), in ``catalog``'s language (``language``
+    its code, for the page's ``lang``): every word a message, as every other screen's."""
     players = sheet["players"]
+
+    def said(message: Message) -> str:
+        return escape(render(message, catalog))
 
     def cell(value: Any) -> str:
         return f"<td>{escape(str(value))}</td>"
 
-    head = "".join(f"<th>{escape(name)} (SL {skill}, target {target})</th><th>safeties</th>"
-                   for name, skill, target in zip(players, sheet["apa_skill"], sheet["targets"], strict=True))
+    safeties = said(msg("safeties"))
+    names = [said(msg("{name} (SL {skill}, target {target})", name=name, skill=skill, target=target))
+             for name, skill, target in zip(players, sheet["apa_skill"], sheet["targets"], strict=True)]
+    head = "".join(f"<th>{name}</th><th>{safeties}</th>" for name in names)
     rows = "".join(
         "<tr>" + cell(row["rack"]) + "".join(cell(row["points"][p]) + cell(row["safeties"][p]) for p in (0, 1))
         + cell(row["innings"]) + cell(row["dead_balls"]) + "</tr>"
         for row in sheet["racks"])
-    total = ("<tr class=total>" + cell("Total") + "".join(cell(sheet["points"][p]) + cell(sheet["safeties"][p])
-                                                         for p in (0, 1))
+    total_word = said(msg("Total"))
+    total = (f"<tr class=total><td>{total_word}</td>"
+             + "".join(cell(sheet["points"][p]) + cell(sheet["safeties"][p]) for p in (0, 1))
              + cell(sheet["innings"]) + cell(sheet["dead_balls"]) + "</tr>")
     winner = sheet["match_winner"]
-    result = f"{escape(players[winner])} wins the match." if winner is not None else "The match is not over."
-    lag = escape(players[sheet["lag_winner"]])
+    result = said(msg("{name} wins the match.", name=players[winner]) if winner is not None
+                  else msg("The match is not over."))
+    lag = said(msg("Lag won by {name} (top line); innings are the turns of the other player that ended.",
+                   name=players[sheet["lag_winner"]]))
+    title = said(msg("APA 9-ball score sheet"))
+    heading = said(msg("APA 9-ball score sheet: {name0} v {name1}", name0=players[0], name1=players[1]))
+    rack, innings, dead = said(msg("Rack")), said(msg("innings")), said(msg("dead balls"))
+    columns = f"<th>{rack}</th>{head}<th>{innings}</th><th>{dead}</th>"
     return (
-        "<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>APA 9-ball score sheet</title><style>"
+        f"<!DOCTYPE html><html lang={escape(language)}><head><meta charset=utf-8><title>{title}</title><style>"
         "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}th,td{border:1px solid #000;"
         "padding:.3em .8em;text-align:center}.total{font-weight:bold}</style></head><body>"
-        f"<h1>APA 9-ball score sheet: {escape(players[0])} v {escape(players[1])}</h1>"
-        f"<p>Lag won by {lag} (top line); innings are the turns of the other player that ended.</p>"
-        f"<table><tr><th>Rack</th>{head}<th>innings</th><th>dead balls</th></tr>{rows}{total}</table>"
+        f"<h1>{heading}</h1><p>{lag}</p><table><tr>{columns}</tr>{rows}{total}</table>"
         f"<p>{result}</p></body></html>\n"
     )

@@ -17,7 +17,7 @@ from scoreboard.core.inputs import InputError, MatchStart
 from scoreboard.core.match import Match, ShotLine
 from scoreboard.core.messages import ENGLISH, Arg, Catalog, Message, msg, msg_n, render
 from scoreboard.core.output import error_line, shot_line, state_line
-from scoreboard.core.rules import RuleError, State, evolve, start
+from scoreboard.core.rules import RULES_VERSION, RuleError, State, evolve, start
 from scoreboard.core.rules.words import NOTED, noted, ruling
 from scoreboard.matchlog.jsonl import parse_line
 
@@ -153,8 +153,11 @@ def _standing(state: State) -> Message:
                  won0=table.score[0], name1=players[1], won1=table.score[1], race=race_text)
 
 
-def replay(lines: Iterable[str]) -> Replay:
-    """Read a match log line by line; inputs that are not applied become errors, as the spec says."""
+def replay(lines: Iterable[str], rules_version: int = RULES_VERSION) -> Replay:
+    """Read a match log line by line; inputs that are not applied become errors, as the spec says.
+
+    ``rules_version`` is the rules the match is refereed under: the newest, or the one a store recorded for a
+    match played before a ruling changed (``devetka replay --rules-version``, ``devetka matches``)."""
     result = Replay()
     errors = result.errors
     apply = None
@@ -167,7 +170,7 @@ def replay(lines: Iterable[str]) -> Replay:
             if apply is not None:
                 apply(item, position)
             elif type(item) is MatchStart:
-                result.match = Match(item)
+                result.match = Match(item, rules_version)
                 apply = result.match.apply
             else:
                 raise RuleError(msg("no match started: a match log begins with match_start"))

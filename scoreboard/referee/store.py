@@ -128,12 +128,14 @@ class MatchSummary:
     winner: int | None
     inputs: int
     error: str | None = None
+    rules_version: int = 1
+    """The rules the match is refereed under for good (``devetka replay --rules-version`` replays its export so)."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": self.id, "started": self.started, "players": list(self.players), "race": list(self.race),
             "table": self.table, "score": list(self.score) if self.score is not None else None,
-            "winner": self.winner, "inputs": self.inputs,
+            "winner": self.winner, "inputs": self.inputs, "rules_version": self.rules_version,
         }
         if self.error is not None:
             out["error"] = self.error
@@ -342,14 +344,15 @@ class Store:
     def _summary(self, match_id: int, started: str, players: str, race: str, table: str | None,
                  count: int) -> MatchSummary:
         score = winner = error = None
+        rules_version = self.rules_version(match_id)
         try:
-            state = Match.resume(self.log(match_id), self.rules_version(match_id)).closed().state
+            state = Match.resume(self.log(match_id), rules_version).closed().state
             score, winner = tuple(state.table.score), state.table.match_winner
         except (StoreError, RuleError) as problem:
             error = f"the log does not fold: {problem}"
         players_, race_ = orjson.loads(players), orjson.loads(race)
         return MatchSummary(match_id, started, (players_[0], players_[1]), (race_[0], race_[1]), table,
-                            score, winner, count, error)
+                            score, winner, count, error, rules_version)
 
     def pragma(self, name: str) -> Any:
         """A PRAGMA's value as SQLite reports it (tests check journal_mode and synchronous)."""

@@ -297,6 +297,23 @@ def test_replay_score_sheet_prints_the_apa_sheet_as_json_or_a_page():
     assert racks.stderr == 'devetka replay: no score sheet: a score sheet needs APA scoring (rules.scoring "apa")\n'
 
 
+def test_replay_score_sheet_page_speaks_the_players_language():
+    """Issue 34 item 6: ``--score-sheet html --lang hr`` is the Croatian sheet, every word from the catalog (the
+    glossary's: zapisnik, partija, izmjene, obrambeni udarci, mrtve kugle); the numbers and names as they are."""
+    log = str(EXAMPLES_DIR / "12-apa-dead-balls-safeties-timeouts.jsonl")
+    page = subprocess.run([sys.executable, "-m", "scoreboard.commands.main", "replay", "--score-sheet", "html",
+                           "--lang", "hr", log], capture_output=True, text=True, check=True).stdout
+    assert "<html lang=hr>" in page and "<title>APA zapisnik (devetka)</title>" in page
+    assert "<h1>APA zapisnik (devetka): Ana – Ben</h1>" in page
+    assert ("<tr><th>Partija</th><th>Ana (razina 4, cilj 31)</th><th>obrambeni udarci</th><th>Ben (razina 1, cilj "
+            "14)</th><th>obrambeni udarci</th><th>izmjene</th><th>mrtve kugle</th></tr>") in page
+    assert "<tr class=total><td>Ukupno</td><td>0</td><td>0</td><td>14</td><td>1</td><td>1</td><td>3</td></tr>" in page
+    assert "<p>Ben osvaja meč.</p>" in page and "Pobjeda u bliškanju: Ana (gornji redak)" in page
+    words = page.split("<style>")[0] + page.split("</style>")[1]
+    for english in ("score sheet", "innings", "safeties", "Total", "Rack", "target", "wins", "Lag", "dead balls"):
+        assert english not in words, english
+
+
 # --- the words in the players' language (issue 22) ---------------------------------------------------------
 
 LOGS = sorted(path for path in EXAMPLES.glob("*.jsonl") if not path.name.endswith(".out.jsonl"))

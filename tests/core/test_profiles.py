@@ -5,7 +5,16 @@ import json
 import pytest
 
 from scoreboard.core.inputs import InputError, RuleOptions, parse, to_json
-from scoreboard.core.profiles import CLOCK_OPTIONS, GAME_OPTIONS, PROFILES, Fixed, compose, fixes, options
+from scoreboard.core.profiles import (
+    CLOCK_OPTIONS,
+    GAME_OPTIONS,
+    PROFILES,
+    TIMEOUT_OPTIONS,
+    Fixed,
+    compose,
+    fixes,
+    options,
+)
 from tests.folding import run, shots
 
 
@@ -40,10 +49,13 @@ def test_a_match_start_records_every_options_value_and_reads_back_the_same():
 
 
 def test_each_profile_fixes_what_its_source_decides_and_leaves_the_clock_open():
-    assert [option for option in GAME_OPTIONS if option not in PROFILES["wpa"]] == ["break", *CLOCK_OPTIONS]
-    assert [option for option in GAME_OPTIONS if option not in PROFILES["apa9"]] == list(CLOCK_OPTIONS)
+    """The clock is open in every profile, and so is APA's timeout allowance (issue 34: leagues change it; it
+    counts only under APA scoring)."""
+    assert [option for option in GAME_OPTIONS if option not in PROFILES["wpa"]] == [
+        "break", *CLOCK_OPTIONS, *TIMEOUT_OPTIONS]
+    assert [option for option in GAME_OPTIONS if option not in PROFILES["apa9"]] == [*CLOCK_OPTIONS, *TIMEOUT_OPTIONS]
     assert [option for option in GAME_OPTIONS if option not in PROFILES["bar"]] == [
-        "break_requirement", "break_failure", *CLOCK_OPTIONS]
+        "break_requirement", "break_failure", *CLOCK_OPTIONS, *TIMEOUT_OPTIONS]
 
 
 def test_an_unknown_profile_is_refused_by_name():

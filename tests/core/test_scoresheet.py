@@ -38,6 +38,16 @@ def test_the_printable_page_names_the_players_and_escapes_them():
     assert page.startswith("<!DOCTYPE html>") and "Ana &lt;3 (SL 3, target 25)" in page and "<script" not in page
 
 
+def test_the_printable_page_is_said_in_the_catalog_given_and_english_by_default():
+    from scoreboard.i18n.catalog import catalog
+
+    sheet = sheet_of(legal_break(pockets=(2,)), shot(1, rails=(1,)))
+    english = printable(sheet)
+    assert "<html lang=en>" in english and "<td>Total</td>" in english and "The match is not over." in english
+    croatian = printable(sheet, catalog("hr"), "hr")
+    assert "<html lang=hr>" in croatian and "<td>Ukupno</td>" in croatian and "Meč nije završen." in croatian
+
+
 def test_a_match_of_racks_has_no_score_sheet():
     with pytest.raises(ValueError, match="needs APA scoring"):
         score_sheet(replay([json.dumps(start())]).match)

@@ -119,6 +119,38 @@ def test_a_new_match_names_a_profile_and_gets_its_rules_with_the_venues_clock(ba
     assert stored_start(bar7)["rules"]["profile"] == "bar"  # the refused one stored nothing
 
 
+#: A venue of an APA league that gives every skill level one timeout a rack, locked to its profile and allowance.
+LEAGUE = ('[table]\nid = "apa1"\n[match]\nprofile = "apa9"\nlocked = true\napa_skill = [2, 6]\n'
+          '[match.rules]\ntimeouts_skill_1_3 = 1\ntimeouts_skill_4_9 = 1\n')
+
+
+def test_a_locked_apa_league_fixes_its_own_timeout_allowance(tmp_path):
+    """Issue 34 item 4 at the daemon: the timeout allowance is an option APA's profile leaves open, with APA's
+    default; a venue that writes its league's and locks it gets it in every match, and a request for APA's own two
+    is refused naming the lock; the timeout tap is counted against it."""
+    daemon = Daemon(tmp_path, config=LEAGUE)
+    daemon.start()
+    try:
+        asked = tap(daemon, {"cmd": "new_match", "match_start": {"players": ["Ana", "Ben"],
+                                                                 "rules": {"timeouts_skill_1_3": 2}}})
+        assert (asked["ok"], asked["code"]) == (False, "rule_fixed")
+        assert asked["error"] == "match_start: rules.timeouts_skill_1_3: the venue locked it to 1"
+        started = tap(daemon, {"cmd": "new_match", "match_start": {"players": ["Ana", "Ben"]}})
+        assert started["ok"], started
+        assert started["state"]["timeouts_left"] == [1, 1] and started["state"]["profile"] == "apa9"
+        assert stored_start(daemon)["rules"]["timeouts_skill_1_3"] == 1
+        for item in ({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 2},
+                     {"type": "settle"}, {"type": "timeout"}):
+            answer = tap(daemon, item)
+            assert answer["ok"], (item, answer)
+        assert answer["state"]["timeouts_left"] == [0, 1]
+        again = tap(daemon, {"type": "timeout"})
+        assert again["ok"] is False
+        assert again["error"] == "Ana has taken the 1 timeout of this rack (skill level 2)"
+    finally:
+        daemon.kill()
+
+
 SETTLE_S = 0.5
 
 

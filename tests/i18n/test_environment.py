@@ -71,7 +71,7 @@ def test_bad_input_is_refused_in_croatian_and_in_english_as_before(tmp_path):
     missing = devetka("replay", lang="hr_HR.UTF-8")
     assert missing.returncode == 2 and missing.stdout == ""
     assert missing.stderr.splitlines() == [
-        "uporaba: devetka replay [-h] [--explain] [--lang {en,hr}] [--score-sheet {json,html}] log",
+        "uporaba: devetka replay [-h] [--explain] [--lang {en,hr}] [--score-sheet {json,html}] [--rules-version N] log",
         "devetka replay: greška: potrebni su ovi argumenti: log"]
     assert devetka("replay", lang="C").stderr.splitlines()[-1] == \
         "devetka replay: error: the following arguments are required: log"

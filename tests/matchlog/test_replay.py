@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from scoreboard.core.scoresheet import score_sheet
 from scoreboard.matchlog.replay import replay
 from tests.paths import EXAMPLES as EXAMPLES_DIR
 
@@ -13,7 +14,7 @@ NOT_COMPARED = {"rules", "error"}
 
 
 def test_all_worked_examples_are_here():
-    assert len(LOGS) == 23
+    assert len(LOGS) == 25
 
 
 @pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
@@ -52,6 +53,29 @@ def test_the_push_out_example_times_the_shot_after_it_longer_and_gives_a_late_fo
     assert [line["line"] for line in out if line["type"] == "error"] == [14]
     assert [(line["shooter"], line["rules"]) for line in out if line.get("time_foul")] == [(1, ["TR20"])]
     assert out[-1]["shot_clock"]["extensions_left"] == [1, 0] and out[-1]["shot_clock"]["limit"] == 35
+
+
+def test_the_fouled_break_example_gives_the_incoming_player_an_ordinary_turn_and_version_1_the_longer_one():
+    """Example 24: after Ana's scratch on the break Ben's turn is an ordinary one (TR20 as the Norwegian rule 10.3.15
+    gives it: the longer limit after a legal break only), so he extends it; a match stored under rules version 1
+    refused that extension, and replays so."""
+    log = (EXAMPLES / "24-shot-clock-after-fouled-break.jsonl").read_text().splitlines()
+    now, before = replay(log).lines(), replay(log, rules_version=1).lines()
+    assert [line["line"] for line in now if line["type"] == "error"] == [12]
+    assert now[-1]["shot_clock"]["extensions_left"] == [1, 0] and now[-1]["shot_clock"]["limit"] == 35
+    assert [line["line"] for line in before if line["type"] == "error"] == [7]
+    assert before[-1]["shot_clock"]["limit"] == 60 and before[-1]["shot_clock"]["extended"] is True
+
+
+def test_the_points_past_the_target_example_ends_the_match_at_the_target_and_version_1_past_it():
+    """Example 25: Ana (skill level 1, target 14) at 12 pockets three balls on one shot: 14, the match over; a match
+    stored under rules version 1 recorded 15, and replays so."""
+    log = (EXAMPLES / "25-apa-points-past-the-target.jsonl").read_text().splitlines()
+    now, before = replay(log).lines(), replay(log, rules_version=1).lines()
+    assert now[-1]["points"] == [14, 0] and now[-2]["points_scored"] == 2 and now[-1]["match_winner"] == 0
+    assert before[-1]["points"] == [15, 0] and before[-2]["points_scored"] == 3
+    sheet = score_sheet(replay(log).match)
+    assert sheet["points"] == [14, 0] and [rack["points"] for rack in sheet["racks"]] == [[10, 0], [4, 0]]
 
 
 def test_a_log_stored_before_the_push_out_option_replays_as_it_did():

@@ -294,7 +294,8 @@ def test_rule_options_are_the_match_logs_and_read_back_the_same():
                                            "break_requirement", "break_failure", "push_outs", "shot_clock",
                                            "shot_clock_s", "shot_clock_warning_s", "shot_clock_extension_s",
                                            "shot_clock_extensions", "shot_clock_after_break_s",
-                                           "shot_clock_after_push_out_s", "profile"}
+                                           "shot_clock_after_push_out_s", "timeouts_skill_1_3",
+                                           "timeouts_skill_4_9", "profile"}
     clocked = parse('[match.rules]\nshot_clock = true\nshot_clock_s = 40').match.rules
     assert clocked == RuleOptions(shot_clock=True, shot_clock_s=40, rails_sensed=False)
     assert parse('[match.rules]\nthree_foul_rule = false').match.rules == RuleOptions(three_foul_rule=False,
@@ -380,16 +381,20 @@ def test_the_match_defaults_make_a_match_start_the_replay_reads():
      "match.rules.rail_sensed: unknown key (known: break, rails_sensed, push_out_after_break_foul, three_foul_rule, "
      "strike_sensed, scoring, ball_in_hand, nine_on_break, break_requirement, break_failure, push_outs, shot_clock, "
      "shot_clock_s, shot_clock_warning_s, shot_clock_extension_s, shot_clock_extensions, shot_clock_after_break_s, "
-     "shot_clock_after_push_out_s, profile)"),
+     "shot_clock_after_push_out_s, timeouts_skill_1_3, timeouts_skill_4_9, profile)"),
     ("[match.rules]\nbreak_order = 'winner'",
      "match.rules.break_order: unknown key (known: break, rails_sensed, push_out_after_break_foul, three_foul_rule, "
      "strike_sensed, scoring, ball_in_hand, nine_on_break, break_requirement, break_failure, push_outs, shot_clock, "
      "shot_clock_s, shot_clock_warning_s, shot_clock_extension_s, shot_clock_extensions, shot_clock_after_break_s, "
-     "shot_clock_after_push_out_s, profile)"),
+     "shot_clock_after_push_out_s, timeouts_skill_1_3, timeouts_skill_4_9, profile)"),
     ('[match.rules]\nrails_sensed = "no"',
      'match.rules.rails_sensed: expected true or false, got "no"'),
     ("[match.rules]\nstrike_sensed = 1",
      "match.rules.strike_sensed: expected true or false, got 1"),
+    ("[match.rules]\ntimeouts_skill_1_3 = 10",
+     "match.rules.timeouts_skill_1_3: expected a whole number from 0 to 9, got 10"),
+    ("[match.rules]\nshot_clock_s = 90",
+     "match.rules.shot_clock_s: expected a whole number from 10 to 60, got 90"),
     ("[match.rules]\npush_out_after_break_foul = 0",
      "match.rules.push_out_after_break_foul: expected true or false, got 0"),
     ("[match.rules]\nthree_foul_rule = 'yes'",

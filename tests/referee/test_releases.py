@@ -4,8 +4,9 @@ with the verdicts they were given.
 ``tests/data/stores/release-67566a6.sqlite3`` was written by the release before stores had an id and matches
 a rules version (schema 1), ``release-issue12.sqlite3`` by the one that added them (schema 2); both by
 ``make_store.py`` playing examples/match.jsonl through the Referee. ``release-67566a6.replay.jsonl`` is what
-that release's own ``devetka export | devetka replay -`` printed. Every later release must keep passing
-this; a copy is opened, never the committed file.
+that release's own ``devetka export | devetka replay -`` printed. ``release-0b79451.sqlite3`` was written by the
+release before issue 34 (rules version 1) playing two logs whose verdicts version 2 changed. Every later release
+must keep passing this; a copy is opened, never the committed file.
 """
 
 from __future__ import annotations
@@ -62,3 +63,34 @@ def test_a_stored_match_resumes_under_its_rules_version_with_the_same_verdicts(r
         assert again.state()["store"] == state["store"]  # migrated once, named for good
     finally:
         again.close()
+
+
+def test_matches_stored_before_issue_34_keep_the_verdicts_of_rules_version_1(tmp_path):
+    """``release-0b79451.sqlite3``: the release before issue 34 (rules version 1) played example 25 (APA: at 12 of
+    14, three balls on one shot) and example 24's fouled break with the clock on (make_store.py). Resumed, listed,
+    exported and replayed here, they keep the verdicts they were given: 15 points, and 60 s with no extension on
+    the first shot after the fouled break; a new match in the same store is refereed under version 2."""
+    path = copy_of("release-0b79451", tmp_path)
+    listed = subprocess.run([DEVETKA, "matches", "--store", str(path)], capture_output=True, check=True)
+    assert [orjson.loads(line)["rules_version"] for line in listed.stdout.splitlines()] == [1, 1]
+    export = subprocess.run([DEVETKA, "export", "--store", str(path), "--match", "1"], capture_output=True,
+                            check=True)
+    replayed = subprocess.run([DEVETKA, "replay", "--rules-version", "1", "-"], input=export.stdout,
+                              capture_output=True, check=True)
+    assert orjson.loads(replayed.stdout.splitlines()[-1])["points"] == [15, 0]
+    referee = Referee.open(path)
+    try:
+        state = referee.state()
+        assert state["rules_version"] == 1 and state["shooter"] == 1 and state["ball_in_hand"] is True
+        assert state["shot_clock"]["limit"] == 60
+        assert not referee.handle({"type": "extension"}).ok
+        start = {"players": ["Ana", "Ben"], "race": [2, 2], "breaker": 0, "rules": {"shot_clock": True}}
+        assert referee.handle({"cmd": "new_match", "match_start": start}).ok
+        for item in ({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 0},
+                     {"type": "settle"}):
+            assert referee.handle(item).ok
+        state = referee.state()
+        assert state["rules_version"] == 2 and state["shot_clock"]["limit"] == 35
+        assert referee.handle({"type": "extension"}).ok
+    finally:
+        referee.close()

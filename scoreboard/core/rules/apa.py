@@ -7,15 +7,18 @@ left when the 9 drops, are dead; the match ends the moment a player reaches his 
 
 >>> [target(skill) for skill in range(1, 10)]
 [14, 19, 25, 31, 38, 46, 55, 65, 75]
->>> value(9), value(3), timeouts_per_rack(3), timeouts_per_rack(4)
+>>> from scoreboard.core.inputs import RuleOptions
+>>> value(9), value(3), timeouts_per_rack(RuleOptions(), 3), timeouts_per_rack(RuleOptions(), 4)
 (2, 1, 2, 1)
+>>> timeouts_per_rack(RuleOptions(timeouts_skill_1_3=1), 3)
+1
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from scoreboard.core.inputs import NINE, Safety
+from scoreboard.core.inputs import NINE, RuleOptions, Safety
 from scoreboard.core.messages import msg, msg_n
 from scoreboard.core.rules.state import RuleError, Setup, Sheet, Shot, Table, Verdict, other
 
@@ -42,9 +45,10 @@ def points_of(balls: Iterable[int]) -> int:
     return sum(2 if ball == NINE else 1 for ball in balls)
 
 
-def timeouts_per_rack(skill: int) -> int:
-    """Skill levels 1 to 3 may take two timeouts a rack, 4 and up one."""
-    return 2 if skill <= 3 else 1
+def timeouts_per_rack(options: RuleOptions, skill: int) -> int:
+    """APA: skill levels 1 to 3 may take two timeouts a rack, 4 and up one ([S9]); a league sets its own
+    (``rules.timeouts_skill_1_3``, ``rules.timeouts_skill_4_9``)."""
+    return options.timeouts(skill)
 
 
 def _add(pair: tuple[int, int], player: int, amount: int) -> tuple[int, int]:
@@ -54,6 +58,8 @@ def _add(pair: tuple[int, int], player: int, amount: int) -> tuple[int, int]:
 def score(setup: Setup, shot: Shot, verdict: Verdict, finished: Table | None) -> tuple[Table, Verdict]:
     """The shot (or foul between shots) on the score sheet, and the match over if its shooter reached his target.
 
+    The winner's points are his target: the match ends the moment he reaches it ([S6]), so points a run or one
+    shot makes past it are not scored (rules version 2, issue 34; a match stored under 1 keeps them).
     ``finished`` is the rack as it ended when the shot ended it (the 9 down, or a third foul).
     """
     targets_ = setup.targets
@@ -71,10 +77,13 @@ def score(setup: Setup, shot: Shot, verdict: Verdict, finished: Table | None) ->
     rack_over = verdict.rack_winner is not None
     if rack_over:
         dead += len(left)  # the balls left when the 9 drops (or the rack is lost) score for no one
+    needed = targets_[shooter] - sheet.points[shooter]
+    won = scored >= needed
+    if won and setup.rules_version >= 2:
+        scored = needed  # the match ends at the target: what the shot made past it is not scored
     points = _add(sheet.points, shooter, scored)
     safety = any(type(event) is Safety for event in shot.events)
     safeties = _add(sheet.safeties, shooter, 1) if safety else sheet.safeties
-    won = points[shooter] >= targets_[shooter]
     innings = sheet.innings + _inning(setup, shooter, None if won else after.shooter)
     rack_dead = sheet.rack_dead + dead
     marked = Sheet(points, innings, sheet.dead_balls + dead, rack_dead, safeties, sheet.timeouts)
@@ -117,8 +126,13 @@ def take_timeout(setup: Setup, table: Table) -> Table:
     player = table.shooter
     assert player is not None  # inputs between shots are taken only while the match is on
     sheet = table.sheet or EMPTY_SHEET
-    allowed = timeouts_per_rack(skills[player])
+    allowed = timeouts_per_rack(setup.options, skills[player])
     name = setup.players[player]
+    if allowed == 0:
+        raise RuleError(msg("{name} has no timeouts under these rules (skill level {skill}: "
+                            "rules.timeouts_skill_{levels} is 0)", name=name, skill=skills[player],
+                            levels="1_3" if skills[player] <= 3 else "4_9"),
+                        msg("{name} has no timeout left in this rack.", name=name))
     if sheet.timeouts[player] >= allowed:
         raise RuleError(msg_n("{name} has taken the {n} timeout of this rack (skill level {skill})",
                               "{name} has taken the {n} timeouts of this rack (skill level {skill})", allowed,
@@ -132,4 +146,4 @@ def timeouts_left(setup: Setup, table: Table) -> list[int]:
     skills = setup.apa_skill
     assert skills is not None  # asked for APA scoring only
     taken = (table.sheet or EMPTY_SHEET).timeouts
-    return [timeouts_per_rack(skills[player]) - taken[player] for player in (0, 1)]
+    return [timeouts_per_rack(setup.options, skills[player]) - taken[player] for player in (0, 1)]

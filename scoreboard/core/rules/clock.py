@@ -82,8 +82,12 @@ def not_timed(state: State) -> RuleError | None:
 
 
 def after_break(state: State) -> bool:
-    """The turn due now is the first shot after the break: its longer limit (TR20, at most 60 s)."""
-    return state.table.shot_no == 1
+    """The turn due now is the first shot after a legal break: its longer limit (TR20, at most 60 s). After a fouled
+    or failed break it is an ordinary shot, as the Norwegian federation's rule 10.3.15 says; a match stored under
+    rules version 1 keeps the longer limit after any break, as it was refereed."""
+    if state.setup.rules_version < 2:
+        return state.table.shot_no == 1
+    return state.table.after_legal_break
 
 
 def after_push_out(state: State) -> bool:

@@ -79,7 +79,7 @@ def decide(setup: Setup, shot: Shot) -> tuple[Table, Verdict]:
         after = Table(before.score, before.rack, before.breaker, shot_no, on_table,
                       shooter if pocketed else other(shooter), False,
                       is_break and push_out.allowed_after_break(options, False), False, False, fouls, None,
-                      before.sheet)
+                      before.sheet, False, False, False, is_break)
 
     warning = rack_winner is None and three_fouls.warning(options, fouls, after.shooter)
     verdict = _verdict(Verdict, (

@@ -24,7 +24,9 @@ FULL_RACK = OBJECT_BALLS
 #: The rules this release referees by. A stored match keeps the version it began under and is folded under it
 #: for good: a later change of any ruling checks ``Setup.rules_version`` and keeps the old verdict below its own
 #: number (docs/architecture.md, "What a stored record means across versions").
-RULES_VERSION = 1
+#: 2 (issue 34): the shot clock's longer limit is for the first shot after a legal break only (TR20 as the
+#: Norwegian federation's rule 10.3.15 gives it); under 1, after any break, a fouled one too.
+RULES_VERSION = 2
 
 
 class RuleError(ValueError):
@@ -78,7 +80,8 @@ class Table(NamedTuple):
     the head string (a scratch, ``ball_in_hand: "behind_head_string"``);
     ``break_choice`` that the shooter chooses after a failed break (``break_failure: "option"``);
     ``after_push_out`` that the turn due now is the shot after a push out, its choice made (the shot clock's
-    longer limit there, where the event plays one: TR20).
+    longer limit there, where the event plays one: TR20); ``after_legal_break`` that it is the first shot after a
+    legal break (the shot clock's longer limit, TR20; not after a fouled or failed break).
     """
 
     score: tuple[int, int]
@@ -97,6 +100,7 @@ class Table(NamedTuple):
     behind_head_string: bool = False
     break_choice: bool = False
     after_push_out: bool = False
+    after_legal_break: bool = False
 
 
 class Shot(NamedTuple):

@@ -23,6 +23,7 @@ from scoreboard.core.inputs import (
     Timeout,
 )
 from scoreboard.core.messages import ENGLISH, Arg, Balls, Catalog, Joined, Message, cited, joined, msg, msg_n, render
+from scoreboard.core.rules.apa import points_of
 from scoreboard.core.rules.clock import TIME_RULE
 from scoreboard.core.rules.fouls import THREE_POINT_FAILED
 from scoreboard.core.rules.state import Table, Verdict, other
@@ -125,7 +126,7 @@ def _ruling(verdict: Verdict) -> Joined:
     if verdict.points_scored is not None:
         said += _points(players, verdict)
         if after.match_winner is not None and verdict.rack_winner is None:
-            said.append(msg("{name} reaches the target and wins the match.", name=name))
+            said.append(_target_reached(name, verdict))
             return joined(said)
     if verdict.assumed:
         taken = Balls(verdict.assumed)
@@ -169,6 +170,16 @@ def _legal_break(name: str, down: Balls, going_on: bool) -> Message:
                      balls=down)
     return msg_n("Legal break (5.4) by {name}: the {balls} down.", "Legal break (5.4) by {name}: the {balls} down.",
                  down.n, name=name, balls=down)
+
+
+def _target_reached(name: str, verdict: Verdict) -> Message:
+    """The match won on points mid-rack; what the shot made past the target is said not to count (rules/apa.py)."""
+    past = points_of(verdict.pocketed) - (verdict.points_scored or 0)
+    if past <= 0:
+        return msg("{name} reaches the target and wins the match.", name=name)
+    return msg_n("{name} reaches the target and wins the match; the {n} point past it is not scored.",
+                 "{name} reaches the target and wins the match; the {n} points past it are not scored.", past,
+                 name=name)
 
 
 def _points(players: tuple[str, str], verdict: Verdict) -> list[Message]:

@@ -1,10 +1,13 @@
 """The shot clock as the rules see it (WPA Tournament Regulation 20, TR20): timed turns, limits, extensions, the
 time foul; no time in the fold (docs/rules.md, "The shot clock")."""
 
+import json
+
 import pytest
 
 from scoreboard.core.inputs import InputError, parse
-from tests.folding import errors, i, last_shot, legal_break, run, shot, shots, state
+from scoreboard.matchlog.replay import replay
+from tests.folding import errors, i, last_shot, legal_break, run, shot, shots, start, state
 
 ON = i("shot_clock", on=True)
 OFF = i("shot_clock", on=False)
@@ -200,3 +203,46 @@ def test_tr20_a_late_input_that_keeps_the_turn_keeps_its_extension():
               i("settle")]  # a ball down the pocket could not name: taken as the 1 (R1), Ana on
     out = run(ON, legal_break(), MISS, unseen, i("extension"), i("identify", ball=1))
     assert errors(out) == [] and clock(out)["extensions_left"] == [0, 1] and clock(out)["extended"] is True
+
+
+SCRATCH_BREAK = shot(1, rails=(3,), pockets=(0,))
+DRY_BREAK = shot(1, rails=(3,))  # the 1 first, one ball to a rail: short of four
+
+
+@pytest.mark.parametrize("fouled", [SCRATCH_BREAK, DRY_BREAK], ids=["scratch", "short_of_four_rails"])
+def test_tr20_after_a_fouled_break_the_first_shot_is_an_ordinary_one(fouled):
+    """The Norwegian federation's rule 10.3.15 gives the longer limit to the first shot after a *legal* break: after a
+    scratch or a break short of its requirement the incoming player has 35 s and may take his extension."""
+    out = run(fouled, rules={"shot_clock": True})
+    assert clock(out)["limit"] == 35 and state(out)["ball_in_hand"] is True
+    extended = run(fouled, i("extension"), rules={"shot_clock": True})
+    assert errors(extended) == [] and clock(extended)["limit"] == 60 and clock(extended)["extended"] is True
+
+
+def test_tr20_a_foul_between_shots_after_a_legal_break_leaves_the_first_shot_its_longer_limit():
+    """A time foul (or a moved ball) before anyone has shot after a legal break: the next stroke is still the first
+    after that break, and keeps its 60 s (10.3.15 read as written; so it was before issue 34)."""
+    out = run(legal_break(), EXPIRED, rules={"shot_clock": True})
+    assert state(out)["shooter"] == 0 and state(out)["ball_in_hand"] is True and clock(out)["limit"] == 60
+    assert errors(run(legal_break(), EXPIRED, i("extension"), rules={"shot_clock": True}))[0]["error"].startswith(
+        "no extension on the first shot after the break")
+
+
+def test_tr20_after_a_failed_break_taken_as_it_lies_the_shot_is_an_ordinary_one():
+    """``break_failure: "option"``: the break failed its requirement, so it was not a legal break (10.3.15)."""
+    out = run(DRY_BREAK, i("accept"), rules={"shot_clock": True, "break_failure": "option"})
+    assert clock(out)["limit"] == 35 and errors(out) == []
+
+
+def test_tr20_the_breaker_who_pocketed_a_ball_still_has_the_longer_limit():
+    out = run(legal_break(pockets=(3,)), rules={"shot_clock": True})
+    assert state(out)["shooter"] == 0 and clock(out)["limit"] == 60
+
+
+def test_a_match_under_rules_version_1_keeps_the_longer_limit_after_a_fouled_break():
+    """Refereed before issue 34 (rules version 1): the first shot after any break had 60 s and no extension."""
+    lines = [start(rules={"shot_clock": True}), *SCRATCH_BREAK, i("extension")]
+    old = replay((json.dumps(line) for line in lines), rules_version=1).lines()
+    assert [line["error"] for line in errors(old)] == [
+        "no extension on the first shot after the break: its longer limit is all it gets (TR20)"]
+    assert clock(old)["limit"] == 60

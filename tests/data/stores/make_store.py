@@ -1,6 +1,7 @@
 """Write a store the way the release at hand does: the daemon's Referee playing examples/match.jsonl.
 
-Run with the release's own checkout on the path: ``python tests/data/stores/make_store.py OUT.sqlite3``.
+Run with the release's own checkout on the path: ``python tests/data/stores/make_store.py OUT.sqlite3 [LOG ...]``:
+one match per LOG, in order (examples/match.jsonl when none is named).
 The stores it made are committed beside it (README.md): later releases must open, export and resume them
 with the same verdicts.
 """
@@ -20,18 +21,19 @@ except ImportError:  # releases before the house's rooms
     from scoreboard.daemon import Referee
 
 
-def main(out: str) -> None:
-    lines = (REPO / "examples" / "match.jsonl").read_text().splitlines()
-    start, *inputs = [orjson.loads(line) for line in lines if line.strip()]
-    start.pop("t", None)
+def main(out: str, *logs: str) -> None:
     referee = Referee.open(out, now=lambda: datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc))
-    assert referee.handle({"cmd": "new_match", "match_start": start}).ok
-    for item in inputs:
-        item.pop("t", None)
-        reply = referee.handle(item)
-        assert reply.ok, (item, reply.error)
+    for log in logs or (str(REPO / "examples" / "match.jsonl"),):
+        lines = Path(log).read_text().splitlines()
+        start, *inputs = [orjson.loads(line) for line in lines if line.strip()]
+        start.pop("t", None)
+        assert referee.handle({"cmd": "new_match", "match_start": start}).ok
+        for item in inputs:
+            item.pop("t", None)
+            reply = referee.handle(item)
+            assert reply.ok, (item, reply.error)
     referee.close()
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:])
