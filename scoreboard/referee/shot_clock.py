@@ -16,12 +16,14 @@ the match's time of each input it applied and the state after it, sleeps until `
   without one it cannot know whether the tip met the ball in time, so it only *proposes* the time foul
   (``proposed``), for a player to tap or to let pass.
 
->>> from scoreboard.core.inputs import MatchStart, RuleOptions, Settle, Strike, Cushion
+A legal break that dropped a ball: its breaker's next shot has the break's 60 s (after a fouled break, 35 s).
+
+>>> from scoreboard.core.inputs import FirstContact, MatchStart, Pocket, RuleOptions, Settle, Strike
 >>> from scoreboard.core.match import Match
 >>> match = Match(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0,
 ...                          options=RuleOptions(shot_clock=True, strike_sensed=True)))
 >>> timer = ShotClockTimer()
->>> for item in (Strike(t=1.0), Cushion(t=1.5), Settle(t=6.0)):
+>>> for item in (Strike(t=1.0), FirstContact(ball=1, t=1.2), Pocket(ball=2, t=1.5), Settle(t=6.0)):
 ...     timer.seen(item.t, match.apply(item).state)
 >>> timer.deadline, timer.warning
 (66.0, 56.0)
