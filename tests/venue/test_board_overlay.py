@@ -77,6 +77,18 @@ def called_at(night: Night, match: str) -> str:
         time.sleep(0.05)
 
 
+def offered_at(table: Table, match: str) -> str:
+    """The id of the call of ``match`` once ``table`` offers it (on its screen): before that the call is still on
+    its way there, and a match begun meanwhile would have it refused (in_play)."""
+    deadline = time.monotonic() + CALL_TIMEOUT_S
+    while True:
+        call = table.screen.request({"cmd": "state"})["state"]["call"]
+        if call is not None and call["status"] == "offered" and call["match"] == match:
+            return str(call["id"])
+        assert time.monotonic() < deadline, f"{match} is not offered at {table}: {call}"
+        time.sleep(0.05)
+
+
 def test_the_overlay_follows_the_tables_match_and_the_next_one_the_director_calls_there(browser, night, bar1,
                                                                                         tmp_path):
     night.new("stream", EVENT)
@@ -87,6 +99,7 @@ def test_the_overlay_follows_the_tables_match_and_the_next_one_the_director_call
     assert called_at(night, "W1-1") == "bar1"
     shown = overlay(browser, "!o.hidden && o.next === 'W1-1'")
     assert shown["strip"] == "Next on this table: Ana - Dino"
+    offered_at(bar1, "W1-1")  # the players see the call, and begin the match by hand, with the shot clock on
     bar1.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=["Ana", "Dino"], race=[1, 1],
                                                        rules={"shot_clock": True})}, *LEGAL_BREAK, *MISS)
     assert bar1.state["shot_clock"]["running"]
@@ -118,7 +131,8 @@ def test_the_overlay_follows_the_tables_match_and_the_next_one_the_director_call
     assert called_at(night, "W1-2") == "bar1"  # the director calls the next match there: the overlay says who is next
     shown = overlay(browser, "o.next === 'W1-2'")
     assert shown["strip"] == "Next on this table: Ben - Cvita" and shown["players"] == "Ana - Dino"
-    bar1.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=["Ben", "Cvita"], race=[5, 5])})
+    # W1-1's call, left on the screen by the match begun by hand, is withdrawn, and W1-2's offered: Start
+    bar1.play({"cmd": "call_start", "call": offered_at(bar1, "W1-2")})
     shown = overlay(browser, "o.players === 'Ben - Cvita'")
     assert shown["label"] == "Stream night \u00b7 W1-2" and shown["next"] == "" and shown["scores"] == ["0/5", "0/5"]
     assert browser.exceptions() == []
