@@ -590,18 +590,23 @@
     }
   }
 
-  /** Draw once in the next frame, from what the page knows then, however many messages came meanwhile. A draw of a
-   * whole bracket (the DOM built again, its layout read by fit) takes tens of ms on a loaded box; drawn for every
-   * message, a burst (one result is several commits: the score, the next call, ...) kept the main thread busy
-   * while the director's next messages waited in the socket behind it, a backlog of seconds (docs/venue.md). */
-  let pending = false;
+  /** Draw once in the next frame, from what the page knows then, however many messages came meanwhile (as board.js
+   * batches its tiles). A draw of a whole bracket (the DOM built again, its layout read by fit) takes tens of ms on
+   * a loaded box; drawn for every message, a burst (one result is several commits: the score, the next call, ...)
+   * kept the main thread busy while the director's next messages waited behind it, a backlog of seconds
+   * (docs/venue.md). A hidden page gets no frames: it draws within 100 ms all the same. */
+  let frame = null;
+  let fallback = null;
   function redraw() {
-    if (pending) return;
-    pending = true;
-    requestAnimationFrame(() => {
-      pending = false;
-      draw();
-    });
+    if (frame === null) frame = requestAnimationFrame(flush);
+    if (fallback === null) fallback = setTimeout(flush, 100);
+  }
+  function flush() {
+    cancelAnimationFrame(frame);
+    clearTimeout(fallback);
+    frame = null;
+    fallback = null;
+    draw();
   }
 
   // A TV shows the whole bracket: on a wide screen it is scaled down to fit (never up); a phone scrolls.
