@@ -590,6 +590,25 @@
     }
   }
 
+  /** Draw once in the next frame, from what the page knows then, however many messages came meanwhile (as board.js
+   * batches its tiles). A draw of a whole bracket (the DOM built again, its layout read by fit) takes tens of ms on
+   * a loaded box; drawn for every message, a burst (one result is several commits: the score, the next call, ...)
+   * kept the main thread busy while the director's next messages waited behind it, a backlog of seconds
+   * (docs/venue.md). A hidden page gets no frames: it draws within 100 ms all the same. */
+  let frame = null;
+  let fallback = null;
+  function redraw() {
+    if (frame === null) frame = requestAnimationFrame(flush);
+    if (fallback === null) fallback = setTimeout(flush, 100);
+  }
+  function flush() {
+    cancelAnimationFrame(frame);
+    clearTimeout(fallback);
+    frame = null;
+    fallback = null;
+    draw();
+  }
+
   // A TV shows the whole bracket: on a wide screen it is scaled down to fit (never up); a phone scrolls.
   function fit() {
     const main = root.querySelector(".event-main");
@@ -603,13 +622,13 @@
       main.style.transform = `scale(${scale})`;
     }
   }
-  window.addEventListener("resize", () => draw());
+  window.addEventListener("resize", redraw);
 
   setInterval(() => {
     if (VIEW !== "next") return;
     if (Number(root.dataset.pages || 1) > 1) {
       shown.page += 1;
-      draw();
+      redraw();
     }
   }, PAGE_S * 1000);
 
@@ -620,7 +639,7 @@
     return shown.heard !== null && Date.now() - shown.heard.at > 3 * shown.heard.every * 1000;
   }
   setInterval(() => {
-    if (directorAway() !== away) draw();
+    if (directorAway() !== away) redraw();
   }, 1000);
 
   function onMessage(topic, payload) {
@@ -653,7 +672,7 @@
         }
       }
     } else return;
-    draw();
+    redraw();
   }
 
   function connect() {
@@ -681,7 +700,7 @@
         (error) => {
           if (error) console.warn("event: subscription refused", error.message);
           shown.link = !error;
-          draw();
+          redraw();
         });
     });
     client.on("message", onMessage);
@@ -689,7 +708,7 @@
       current = (current + 1) % urls.length;
       if (shown.link) {
         shown.link = false;
-        draw();
+        redraw();
       }
     });
     client.on("error", (error) => console.warn("event: mqtt", error && error.message));
