@@ -55,10 +55,10 @@ import orjson
 from _common import load_average, pin_to_one_core, print_header
 
 from firmware_bridge.simulator import PLAYED, PtyMcu
+from scoreboard.config.table import parse as parse_config
 from scoreboard.core.inputs import RuleOptions, to_json
 from scoreboard.core.match import Match
 from scoreboard.core.output import state_line
-from scoreboard.referee.config import parse as parse_config
 from scoreboard.referee.store import Store
 from scoreboard.sim.broker import PrivateBroker
 from scoreboard.sim.table import Sensors, SimulatedTable
@@ -116,7 +116,7 @@ def resident(figures: dict[str, int]) -> str:
 
 
 IMPORTS = ("orjson", "tomllib", "sqlite3", "ssl", "asyncio", "scoreboard.core.inputs", "scoreboard.core.rules",
-           "scoreboard.referee.config", "scoreboard.referee.store", "scoreboard.referee.referee",
+           "scoreboard.config.table", "scoreboard.referee.store", "scoreboard.referee.referee",
            "scoreboard.referee.service", "scoreboard.adapters.local_api.server", "scoreboard.daemon.serve",
            "scoreboard.commands.main", "scoreboard.commands.sensors", "firmware_bridge.source", "gpiozero",
            "hardware.sensors", "paho.mqtt.client", "scoreboard.adapters.mqtt")

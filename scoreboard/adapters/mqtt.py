@@ -30,12 +30,12 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from scoreboard.config.table import MqttConfig
 from scoreboard.contract import present
 from scoreboard.contract.present import served
 from scoreboard.core.inputs import Input
 from scoreboard.core.messages import ENGLISH, Catalog, msg
 from scoreboard.core.rules import Step
-from scoreboard.referee.config import MqttConfig
 from scoreboard.referee.service import REQUEST_LIMIT, Service
 
 log = logging.getLogger("devetka.mqtt")
@@ -58,7 +58,7 @@ WAY_IN = "mqtt"  # what the referee may refuse from this way in: scoreboard.refe
 class MqttError(Exception):
     """The link cannot be set up (a TLS file missing or unreadable); the message names the key.
 
-    >>> from scoreboard.referee.config import MqttTlsConfig
+    >>> from scoreboard.config.table import MqttTlsConfig
     >>> MqttLink(MqttConfig(tls=MqttTlsConfig(ca_file="/nowhere.crt")), "bar1", None, None)
     ... # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):

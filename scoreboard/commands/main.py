@@ -127,10 +127,10 @@ def parser() -> argparse.ArgumentParser:
     from scoreboard.commands import run
 
     run.register(commands)
-    from scoreboard.sim import demo, venue_demo
+    from scoreboard.sim import demo, venue_cli
 
     demo.register(commands)
-    venue_demo.register(commands)
+    venue_cli.register(commands)
     from scoreboard.commands import ui as ui_command
 
     ui_command.register(commands)

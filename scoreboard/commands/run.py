@@ -13,8 +13,8 @@ from dataclasses import replace
 import orjson
 
 from scoreboard.adapters.local_api.client import request_once
+from scoreboard.config.table import ApiConfig, Config, ConfigError, load
 from scoreboard.i18n.environment import _, said
-from scoreboard.referee.config import ApiConfig, Config, ConfigError, load
 from scoreboard.referee.settings import Overrides, path_beside
 
 DEFAULT_CONFIG = "/etc/devetka/table.toml"

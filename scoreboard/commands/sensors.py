@@ -148,7 +148,7 @@ def build_sources(args: argparse.Namespace) -> list[Source]:
     """
     config = None
     if args.config is not None:
-        from scoreboard.referee.config import ConfigError, load
+        from scoreboard.config.table import ConfigError, load
 
         try:
             config = load(args.config)

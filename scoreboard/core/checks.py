@@ -1,6 +1,6 @@
 """The small checks a typed setting is read through: each turns a raw value at a key path into its type.
 
-Pure (no file is read here): the table's config (``scoreboard.referee.config``), the sensor wiring
+Pure (no file is read here): the table's config (``scoreboard.config.table``), the sensor wiring
 (``scoreboard.sensing.wiring``) and the settings changed at the table all go through these, so a value
 means the same wherever it is written. Players, race and rule options are decided by the match log's
 own checks (``scoreboard.core.inputs``), only worded here for a key.

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from scoreboard.adapters import systemd
 from scoreboard.adapters.local_api.server import ApiError, Server
-from scoreboard.referee.config import Config
+from scoreboard.config.table import Config
 from scoreboard.referee.referee import Referee
 from scoreboard.referee.service import Service
 from scoreboard.referee.settings import Overrides

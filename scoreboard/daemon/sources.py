@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from scoreboard.config.table import Config
 from scoreboard.core.messages import Message, msg
-from scoreboard.referee.config import Config
 from scoreboard.sensing.interface import Source
 
 

@@ -19,22 +19,37 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from scoreboard.config.table import MatchConfig
 from scoreboard.core import profiles
 from scoreboard.core.inputs import CALL_MAX, InputError, MatchStart, parse
 from scoreboard.core.match import Match
-from scoreboard.core.messages import Message, msg, render
+from scoreboard.core.messages import Arg, Message, msg, render
 from scoreboard.core.messages import to_json as message_json
 from scoreboard.core.output import state_line
 from scoreboard.core.rules import RuleError
+from scoreboard.referee.reply import Reply
 from scoreboard.referee.results import night_start
-from scoreboard.referee.store import StoreError
-
-if TYPE_CHECKING:
-    from scoreboard.referee.referee import Referee, Reply
+from scoreboard.referee.store import Store, StoreError
 
 COMMANDS = ("call", "withdraw", "call_start", "call_decline")
+
+
+class Referee(Protocol):
+    """The referee as the calls see it: its match and store, its defaults, and its three ways of answering."""
+
+    match: Match | None
+    match_id: int | None
+    seq: int
+    store: Store
+    defaults: MatchConfig
+
+    def refuse_with(self, code: str, message: Arg, **fields: Any) -> Reply: ...
+
+    def served(self, changed: bool = False) -> Reply: ...
+
+    def new_match(self, match_start: Any) -> Reply: ...
 #: How many answered calls the table remembers, to answer a call sent again the same way.
 REMEMBERED = 256
 #: How many called matches' results the state serves: the night's, so none is lost while the venue is away.

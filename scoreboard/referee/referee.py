@@ -32,6 +32,7 @@ from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any
 
+from scoreboard.config.table import MatchConfig
 from scoreboard.contract import present
 from scoreboard.contract.present import served
 from scoreboard.contract.records import CODES, State
@@ -59,7 +60,7 @@ from scoreboard.core.settle import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.core.stats import counts
 from scoreboard.i18n.catalog import catalog
 from scoreboard.referee import calls
-from scoreboard.referee.config import MatchConfig
+from scoreboard.referee.reply import Reply, StaleReply
 from scoreboard.referee.results import night, result_texts
 from scoreboard.referee.shot_clock import ShotClockTimer
 from scoreboard.referee.store import Store, StoreError, WriteError
@@ -67,45 +68,6 @@ from scoreboard.sensing.interface import Health, Heard
 
 COMMANDS = ("call, call_decline, call_start, names, new_match, pin, rack_mode, result, results, settings, state, "
             "stats, withdraw")
-
-class StaleReply(RuntimeError):
-    """A reply's state read after the referee moved on: it would be a later state than the one answered."""
-
-
-class Reply:
-    """The answer to one request: ``state`` when ok, ``error`` when not; ``changed`` asks for a broadcast.
-
-    ``state`` may be given as a function that builds it, called when it is first read: trying every tap on the
-    fold (the served actions) is most of a state's cost, and a sensor's input on a daemon nobody watches, or a
-    test's input whose answer it never reads, needs none of it. The function must refuse (``StaleReply``) once
-    the referee has taken another request.
-    """
-
-    __slots__ = ("ok", "_state", "error", "changed", "wrong_pin", "words", "code")
-
-    def __init__(self, ok: bool, state: dict[str, Any] | Callable[[], dict[str, Any]] | None = None,
-                 error: str | None = None, changed: bool = False, wrong_pin: bool = False,
-                 words: str | None = None, code: str | None = None) -> None:
-        self.ok = ok
-        self._state = state
-        self.error = error
-        self.changed = changed
-        self.wrong_pin = wrong_pin
-        """A PIN was given and it was wrong: the service counts it against the table (every connection's)."""
-        self.words = words
-        """The error in the players' language, where the rules gave it as a message (``error`` stays English)."""
-        self.code = code
-        """A refusal's kind (``CODES``, docs/mqtt.md "Refusals"): what a client branches on, never the words."""
-
-    @property
-    def state(self) -> dict[str, Any] | None:
-        if callable(self._state):
-            self._state = self._state()
-        return self._state
-
-    def __repr__(self) -> str:
-        return f"Reply(ok={self.ok!r}, error={self.error!r}, code={self.code!r}, changed={self.changed!r})"
-
 
 #: The state's health entry of the store, there while it cannot write (a full disk, a read-only file).
 STORE_HEALTH = ("store", "store")
@@ -442,7 +404,7 @@ class Referee:
     def _settings(self, request: dict) -> Reply:
         """Read the settings, or check and store changes (all or none); the settle time, the table's language and
         the sound apply at once."""
-        from scoreboard.referee.config import ConfigError
+        from scoreboard.config.table import ConfigError
         from scoreboard.referee.settings import LIVE
 
         if self.overrides is None:

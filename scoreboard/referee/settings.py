@@ -29,8 +29,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from scoreboard.config.table import Config, ConfigError, build
 from scoreboard.core.messages import Message, msg
-from scoreboard.referee.config import Config, ConfigError, build
 
 FILE_NAME = "settings.json"
 

@@ -380,7 +380,7 @@ def _untimed(item: Input) -> dict[str, Any]:
 
 def demo_config(options: DemoOptions, folder: str, store: str, link: str):
     """The daemon's config for the demo: the serial bridge on ``link``, the strike sensor on a GPIO pin."""
-    from scoreboard.referee.config import parse
+    from scoreboard.config.table import parse
 
     config = parse(f"""
 [table]

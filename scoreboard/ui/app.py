@@ -759,7 +759,7 @@ class DevetkaApp(App):
         """The clock touches are stamped on, which the one-press guards measure with (``touch_time``)."""
         self.splash = splash
         """Draw a first frame as soon as the window opens (``devetka ui``; the tests build into a window of theirs)."""
-        from scoreboard.referee.config import Config
+        from scoreboard.config.table import Config
 
         self.socket_path = socket_path
         self.table_config = config if config is not None else Config()
@@ -1114,7 +1114,7 @@ class DevetkaApp(App):
 
     def setup_defaults(self) -> dict[str, Any]:
         """What the setup screen starts from: the match on now, else the config's ``[match]``."""
-        from scoreboard.referee.config import MatchConfig
+        from scoreboard.config.table import MatchConfig
 
         state, defaults = self.state or {}, self.table_config.match
         rules = state.get("rules") or defaults.rules.to_json()

@@ -90,7 +90,7 @@ done; echo "every path as the manifest says"'
 run id devetka
 run id devetka-ui
 run runuser -u devetka -- /opt/devetka/venv/bin/python -c \
-    'from scoreboard.referee.config import load; c = load("/etc/devetka/table.toml"); print("devetka reads its config:", c.table.id, c.mqtt.username)'
+    'from scoreboard.config.table import load; c = load("/etc/devetka/table.toml"); print("devetka reads its config:", c.table.id, c.mqtt.username)'
 run /opt/devetka/venv/bin/devetka --help >/dev/null && say "the venv's devetka runs"
 for unit in mosquitto devetka devetka-ui; do
     [[ $(run systemctl is-enabled "$unit") == enabled ]] || die "$unit.service is not enabled"

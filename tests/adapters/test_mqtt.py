@@ -15,8 +15,8 @@ import orjson
 import pytest
 
 from scoreboard.adapters.mqtt import RETAINED_NOT_RUN, MqttLink, Topics, events
+from scoreboard.config.table import MqttConfig
 from scoreboard.core.inputs import to_json
-from scoreboard.referee.config import MqttConfig
 from scoreboard.referee.referee import Referee
 from scoreboard.referee.service import REQUEST_LIMIT, Service
 from scoreboard.referee.store import Store

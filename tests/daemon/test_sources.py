@@ -10,8 +10,8 @@ from gpiozero.pins.mock import MockFactory
 
 from firmware_bridge.source import SerialSource
 from hardware.sensors import GpioSource
+from scoreboard.config.table import parse
 from scoreboard.daemon.sources import config_sources, opened
-from scoreboard.referee.config import parse
 
 FOOT_LEFT = parse("[sensors.gpio]\npockets = { foot_left = 24 }\n").sensors
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard.referee.config import load
+from scoreboard.config.table import load
 from tests.deploy.staging import INSTALL, MANIFEST, REPO, credentials, exists_here, install, manifest, tree
 
 # Where docs/deploy.md says each file goes, with the mode and owner it must have.

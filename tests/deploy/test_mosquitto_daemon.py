@@ -9,7 +9,7 @@ import signal
 import orjson
 import pytest
 
-from scoreboard.referee.config import load
+from scoreboard.config.table import load
 from tests.live import ANA_BEN, Daemon
 
 TABLE = "table1"  # the template's table id, which the staged ACL is made for

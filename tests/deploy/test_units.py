@@ -15,7 +15,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from scoreboard.referee.config import Config
+from scoreboard.config.table import Config
 from scoreboard.sensing.wiring import SerialConfig
 from tests.deploy.staging import REPO, install
 

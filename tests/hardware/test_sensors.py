@@ -17,8 +17,8 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from hardware.sensors import GpioSource, SensorLine
+from scoreboard.config.table import load, parse
 from scoreboard.core.inputs import Cushion, Pocket, Strike
-from scoreboard.referee.config import load, parse
 from scoreboard.sensing.interface import Health, Heard
 from scoreboard.sensing.wiring import GpioConfig
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoreboard.referee.config import parse
+from scoreboard.config.table import parse
 from scoreboard.referee.referee import COMMANDS, Referee
 from scoreboard.referee.store import Store
 from scoreboard.ui.viewmodel import view
@@ -318,7 +318,7 @@ def test_rack_mode_is_told_to_the_sources_served_and_ended_by_a_strike(referee):
     from gpiozero.pins.mock import MockFactory
 
     from hardware.sensors import GpioSource
-    from scoreboard.referee.config import parse
+    from scoreboard.config.table import parse
 
     wiring = parse("[sensors.gpio]\nstrike = 20\n[sensors.gpio.pockets]\nfoot_left = 24\n").sensors
     source = GpioSource.from_config(wiring,

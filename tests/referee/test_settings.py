@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from scoreboard.referee.config import ConfigError
+from scoreboard.config.table import ConfigError
 from scoreboard.referee.referee import Referee
 from scoreboard.referee.settings import Overrides, path_beside
 from tests.live import ANA_BEN, LEGAL_BREAK, Daemon

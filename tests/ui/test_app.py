@@ -1016,7 +1016,7 @@ def test_with_the_venue_boards_address_the_results_offer_the_nights_event_as_a_c
     shows the code a phone decodes as the venue board's ``?event`` view."""
     from kivy.app import App
 
-    from scoreboard.referee.config import parse
+    from scoreboard.config.table import parse
     from scoreboard.ui.app import DevetkaApp
 
     app = DevetkaApp(socket_path=str(daemon.socket), config=parse('[venue]\nurl = "http://venue.local:9001/"'),

@@ -1,4 +1,4 @@
-"""The table's TOML config (scoreboard/referee/config.py): every section, its defaults, and errors that name the key.
+"""The table's TOML config (scoreboard/config/table.py): every section, its defaults, and errors that name the key.
 
 Someone wiring a table reads only the message: each bad config is checked by the exact
 message it stops the start with.
@@ -11,11 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from scoreboard.core.inputs import RuleOptions, to_json
-from scoreboard.core.inputs import parse as parse_input
-from scoreboard.core.profiles import SENSED
-from scoreboard.core.settle import DEFAULT_SETTLE_AFTER
-from scoreboard.referee.config import (
+from scoreboard.config.table import (
     ApiConfig,
     Config,
     ConfigError,
@@ -28,6 +24,10 @@ from scoreboard.referee.config import (
     load,
     parse,
 )
+from scoreboard.core.inputs import RuleOptions, to_json
+from scoreboard.core.inputs import parse as parse_input
+from scoreboard.core.profiles import SENSED
+from scoreboard.core.settle import DEFAULT_SETTLE_AFTER
 from scoreboard.sensing.wiring import ActiveHigh, FilterConfig, GpioConfig, SerialConfig
 from tests.paths import REPO
 

@@ -335,7 +335,8 @@ def parse(text: str) -> Config:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError("", msg("not valid TOML: {error}", error=str(error))) from None
-    return build(Config, raw)
+    config: Config = build(Config, raw)
+    return config
 
 
 def load(path: str | PathLike[str]) -> Config:
