@@ -740,7 +740,8 @@ class Referee:
         last = match.last_shot()
         over = match.state.table.match_winner is not None
         return present.state(
-            match.state, last=verdict, words=words, clock=self._clock_served(), **daemon,
+            match.state, last=verdict, conceded=match.last_concession(), words=words, clock=self._clock_served(),
+            **daemon,
             last_verdict=None if verdict is None else self._said(("verdict", verdict, words),
                                                                   lambda: present.ruling(verdict, words)),
             undo=to_json(target) if target is not None else None,

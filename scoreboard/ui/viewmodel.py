@@ -309,7 +309,7 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
         rack_mode=rack_mode, rack_mode_text=rack_mode_text, **health,
         hill_text=_("HILL-HILL") if all(hill) else "",
         picker=_picker(verdict, state["identify_candidates"], t) if verdict is not None else None,
-        why_text=_why(verdict, language or state.get("language")),
+        why_text=_why(state.get("conceded") or verdict, language or state.get("language")),
         summary=summary,
         buttons=_buttons(state, t),
         shot_clock=_shot_clock(state),
@@ -502,10 +502,12 @@ def _status(players: list[str], shooter: int | None, state: dict, winner: int | 
 
 def _ruling(verdict: dict | None, state: dict, t: Catalog) -> str:
     """The last ruling in words, said from its messages in the screen's language (the daemon's words where they
-    are not served); once the push out is answered, as the daemon says it now (``ruling_now``)."""
-    if verdict is None:
+    are not served); once the push out is answered, as the daemon says it now (``ruling_now``); after a
+    concession, the concession (``conceded``), not the shot before it."""
+    conceded = state.get("conceded")
+    if verdict is None and not isinstance(conceded, dict):
         return ""
-    said = state.get("ruling_now") or verdict
+    said = conceded if isinstance(conceded, dict) else state.get("ruling_now") or verdict
     message = from_json(said["message"]) if isinstance(said.get("message"), dict) else None
     if not isinstance(message, Joined):
         return str(said.get("words", ""))
@@ -560,7 +562,8 @@ def _picker(verdict: dict, candidates: list[int], t: Catalog) -> Picker | None:
 
 
 def _summary(state: dict, verdict: dict | None, t: Catalog) -> Summary | None:
-    """The match once won (by the 9 or conceded), or the rack just won while its last shot is the last ruling."""
+    """The match once won (by the 9 or conceded), or the rack just won: while its last shot is the last ruling, or
+    while the concession that ended it is served (``conceded``: no shot ruled since)."""
     _ = t.gettext
     players, score = state["players"], _standing(state)[0]
     detail = f"{players[0]} {score[0]}  –  {score[1]} {players[1]}"
@@ -568,9 +571,14 @@ def _summary(state: dict, verdict: dict | None, t: Catalog) -> Summary | None:
     if winner is not None:
         return Summary((state.get("match_id"), "match"), _("{name} wins the match").format(name=players[winner]),
                        detail, True)
+    detail += "   ·   " + _("{name} breaks rack {rack}").format(name=players[state["breaker"]], rack=state["rack"])
+    conceded = state.get("conceded")
+    if isinstance(conceded, dict):
+        key = (state.get("match_id"), "conceded", conceded["rack"])
+        title = _("{name} wins rack {rack}").format(name=players[conceded["winner"]], rack=conceded["rack"])
+        return Summary(key, title, detail, False)
     if verdict is None or verdict.get("rack_winner") is None:
         return None
-    detail += "   ·   " + _("{name} breaks rack {rack}").format(name=players[state["breaker"]], rack=state["rack"])
     key = (state.get("match_id"), verdict["rack"], verdict["shot"])
     title = _("{name} wins rack {rack}").format(name=players[verdict["rack_winner"]], rack=verdict["rack"])
     return Summary(key, title, detail, False)

@@ -251,6 +251,52 @@ def test_a_rack_won_shows_the_summary_then_the_next_rack(screen, table):
     assert panel(screen, 0) == ("Ana", "1 of 3", "BREAKS")
 
 
+def concede_by_touch(screen: Touchscreen, player: int, scope: str) -> None:
+    """More -> "<name> concedes…" -> "Concede the rack" (or the match), as a player does."""
+    screen.tap_id("more")
+    screen.tap_id(f"concede{player}")
+    screen.tap_id(scope)
+
+
+def test_a_conceded_rack_gets_its_summary_and_the_ruling_says_the_concession(screen, table):
+    """Issue 33, 1: a conceded rack went straight to the next with no summary, the ruling still the last shot's
+    ("Ana shoots again"); at hill-hill "Concede the rack" ended the match without saying so."""
+    started(screen, table, race=[2, 2])
+    table.play(*BREAK_POCKETING_3)
+    screen.wait_for(lambda: "Ana shoots again" in screen.text("ruling"), "the break's ruling")
+    concede_by_touch(screen, 1, "rack")
+    screen.wait_for(lambda: screen.current == "summary", "the conceded rack's summary")
+    assert screen.text("title") == "Ana wins rack 1"
+    assert screen.text("detail") == "Ana 1  –  0 Ben   ·   Ana breaks rack 2"
+    assert screen.text("ruling") == "Ben concedes the rack (R9). Score 1-0; Ana breaks rack 2."
+    screen.tap_id("next")
+    assert screen.current == "live" and screen.text("rack") == "Rack 2"
+    assert screen.text("ruling") == "Ben concedes the rack (R9). Score 1-0; Ana breaks rack 2."
+    screen.tap_id("ruling")
+    assert screen.current == "why" and screen.text("rules").startswith("[b]R9 Concession[/b]")
+    screen.tap_text("Back")
+    table.play({"type": "concede", "player": 0, "scope": "rack"})  # 1-1: hill-hill
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("title") == "Ben wins rack 2",
+                    "rack 2's summary")
+    screen.tap_id("next")
+    concede_by_touch(screen, 1, "rack")
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("title") == "Ana wins the match",
+                    "the match summary")
+    assert screen.text("ruling") == "Ben concedes the rack (R9). Ana wins the match 2-1."
+
+
+def test_a_conceded_match_says_so_not_the_last_shots_ruling(screen, table):
+    """Issue 33, 1: after a conceded match the summary showed "... Ben has ball in hand" on a won match."""
+    started(screen, table)
+    table.play(*LEGAL_BREAK, *BAD_HIT)
+    screen.wait_for(lambda: "has ball in hand" in screen.text("ruling"), "the foul's ruling")
+    concede_by_touch(screen, 1, "match")
+    screen.wait_for(lambda: screen.current == "summary", "the match summary")
+    assert screen.text("title") == "Ana wins the match"
+    assert screen.text("ruling") == "Ben concedes the match (R9). Ana wins the match 0-0."
+    assert "ball in hand" not in screen.text("ruling")
+
+
 def test_the_match_won_offers_a_rematch(screen, table):
     started(screen, table, race=[1, 1])
     table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},

@@ -455,3 +455,14 @@ def test_the_view_speaks_the_state_s_language_from_the_served_messages(referee):
              *(button.text for button in croatian.buttons.values()), *(button.text for _, button in croatian.fouls)]
     assert [text for text in texts if english.search(text)] == []
     assert view(state, language="hr").status_text == "Ben: igra ili prepušta?"
+
+
+def test_a_conceded_rack_is_summarised_and_ruled_by_its_concession_in_the_players_language(referee):
+    """Issue 33, 1: the ruling after a concession was the last shot's, and no summary came."""
+    started(referee, race=[2, 2])
+    play(referee, *BREAK_EMPTY, *BAD_HIT)
+    v = view(play(referee, {"type": "concede", "player": 0, "scope": "rack"}))
+    assert v.summary is not None and v.summary.title == "Ben wins rack 1" and not v.summary.match_over
+    assert v.ruling_text == "Ana concedes the rack (R9). Score 0-1; Ben breaks rack 2."
+    assert v.why_text.startswith("[b]R9 ")
+    assert view(referee.state(), language="hr").ruling_text.startswith("Ana predaje")
