@@ -571,16 +571,16 @@ def _summary(state: dict, verdict: dict | None, t: Catalog) -> Summary | None:
     if winner is not None:
         return Summary((state.get("match_id"), "match"), _("{name} wins the match").format(name=players[winner]),
                        detail, True)
-    detail += "   ·   " + _("{name} breaks rack {rack}").format(name=players[state["breaker"]], rack=state["rack"])
     conceded = state.get("conceded")
     if isinstance(conceded, dict):
         key = (state.get("match_id"), "conceded", conceded["rack"])
         title = _("{name} wins rack {rack}").format(name=players[conceded["winner"]], rack=conceded["rack"])
-        return Summary(key, title, detail, False)
-    if verdict is None or verdict.get("rack_winner") is None:
+    elif verdict is None or verdict.get("rack_winner") is None:
         return None
-    key = (state.get("match_id"), verdict["rack"], verdict["shot"])
-    title = _("{name} wins rack {rack}").format(name=players[verdict["rack_winner"]], rack=verdict["rack"])
+    else:
+        key = (state.get("match_id"), verdict["rack"], verdict["shot"])
+        title = _("{name} wins rack {rack}").format(name=players[verdict["rack_winner"]], rack=verdict["rack"])
+    detail += "   ·   " + _("{name} breaks rack {rack}").format(name=players[state["breaker"]], rack=state["rack"])
     return Summary(key, title, detail, False)
 
 
