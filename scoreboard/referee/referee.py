@@ -65,8 +65,8 @@ from scoreboard.referee.shot_clock import ShotClockTimer
 from scoreboard.referee.store import Store, StoreError, WriteError
 from scoreboard.sensing.interface import Health, Heard
 
-COMMANDS = ("call, call_decline, call_start, names, new_match, pin, rack_mode, result, results, settings, state, "
-            "stats, withdraw")
+COMMANDS = ("call, call_decline, call_start, names, new_match, pin, rack_mode, result, results, resume, settings, "
+            "state, stats, withdraw")
 
 class StaleReply(RuntimeError):
     """A reply's state read after the referee moved on: it would be a later state than the one answered."""
@@ -412,6 +412,8 @@ class Referee:
             return Reply(True, self.state(results=night(self.store)))
         if cmd == "result":
             return self._result(request.get("match"))
+        if cmd == "resume":
+            return self._resume_match(request.get("match"))
         if cmd == "settings":
             return self._settings(request)
         if cmd == "pin":
@@ -431,6 +433,33 @@ class Referee:
         except StoreError as error:
             return self._refuse(error.message)
         return Reply(True, self.state(match=match_id, **texts))
+
+    def _resume_match(self, match_id: Any) -> Reply:
+        """Play on with an unfinished match stored here (one left when another was begun): it becomes the current
+        match again, folded from its log; the match it replaces stays stored as it was."""
+        if type(match_id) is not int:
+            return self._refuse(msg("resume needs match: a stored match's id (a whole number), not {value}",
+                                    value=repr(match_id)))
+        if match_id == self.match_id:
+            return self._refuse(msg("match {match} is the match being played", match=match_id), "not_now")
+        try:
+            resumed = Match.resume(self.store.log(match_id), self.store.rules_version(match_id))
+        except StoreError as error:
+            return self._refuse(error.message)
+        except RuleError as error:
+            return self._refuse(msg("match {match} cannot be resumed: its log does not fold ({error})",
+                                    match=match_id, error=error.message))
+        if resumed.state.table.match_winner is not None:
+            return self._refuse(msg("match {match} is over: there is nothing to resume", match=match_id), "not_now")
+        try:
+            self.store.resume_match(match_id)
+        except Exception as error:  # sqlite3 or the disk: the match stays as it was
+            self._store_failed(error)
+            return self._refuse(msg("the store could not resume the match: {error}", error=_error_words(error)),
+                                "store_failed", changed=True)
+        self._store_works()
+        self._resume()
+        return Reply(True, self._served(), changed=True)
 
     def _rack_mode(self, on: Any) -> Reply:
         """Players are racking: the sources drop pocket inputs until it ends (this command, or a strike)."""

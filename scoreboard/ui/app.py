@@ -48,7 +48,7 @@ from scoreboard.core.messages import from_json, render
 from scoreboard.i18n.catalog import LANGUAGES
 from scoreboard.ui.client import kivy_deliver
 from scoreboard.ui.language import tr
-from scoreboard.ui.night import chosen_row, code_note, night_rows
+from scoreboard.ui.night import chosen_row, code_note, night_rows, unfinished
 from scoreboard.ui.qr import result_code
 from scoreboard.ui.sound import Cues, Speaker
 from scoreboard.ui.viewmodel import (
@@ -527,9 +527,29 @@ class SetupScreen(DevetkaScreen):
     target = StringProperty("name0")
     """The name field a tapped known name goes into: the one last touched, else player 1's."""
 
+    resumable = NumericProperty(0)
+    """Tonight's latest match left unfinished at this table (not the one on it now), to offer to resume; 0: none."""
+    resume_text = StringProperty("")
+
+    def on_kv_post(self, *_args: Any) -> None:
+        self._resume_button = self.ids.resume.__self__  # the widget, not kv's weak proxy: it is out of the row at times
+        self.bind(resume_text=self._place_resume)
+        self._place_resume()
+
+    def _place_resume(self, *_args: Any) -> None:
+        """The resume button stands between Back and Start while there is a match to resume, and is out of the row
+        (no gap left) while there is none."""
+        row, button = self.ids.bottom, self._resume_button
+        if self.resume_text and button.parent is None:
+            row.add_widget(button, index=1)
+        elif not self.resume_text and button.parent is not None:
+            row.remove_widget(button)
+
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
+        self.resumable, self.resume_text = 0, ""
         app.send({"cmd": "names"})
+        app.send({"cmd": "results"})  # answered to offer_resume: tonight's unfinished match, if any
         self.target = "name0"
         self.language = ""
         defaults = app.setup_defaults()
@@ -596,9 +616,21 @@ class SetupScreen(DevetkaScreen):
     def start(self) -> None:
         rules = {"break": "alternate" if self.alternate else "winner", "three_foul_rule": self.three_foul_rule}
         app = App.get_running_app()
-        app.send(setup_request(app.state, self.profile, (self.ids.name0.text, self.ids.name1.text),
-                               (int(self.ids.race0.value), int(self.ids.race1.value)), self.breaker, rules,
-                               self.language or None))
+        app.leaving(setup_request(app.state, self.profile, (self.ids.name0.text, self.ids.name1.text),
+                                  (int(self.ids.race0.value), int(self.ids.race1.value)), self.breaker, rules,
+                                  self.language or None))
+
+    def offer_resume(self, answer: dict) -> None:
+        """The daemon's tonight's results: offer the latest match left unfinished here, if there is one."""
+        if not answer.get("ok"):
+            return
+        state = answer.get("state") or {}
+        row = unfinished(state.get("results"), state.get("match_id"), language=tr.language)
+        self.resumable, self.resume_text = (row.match, row.text) if row is not None else (0, "")
+
+    def resume(self) -> None:
+        if self.resumable:
+            App.get_running_app().leaving({"cmd": "resume", "match": self.resumable})
 
 
 class SettingsScreen(DevetkaScreen):
@@ -746,7 +778,7 @@ class DevetkaApp(App):
     clock_phase = StringProperty("")
     """Its colour: "" (plenty of time), "warn" (from the warning, 10 s), "late" (the last 5 s), "out"."""
     screen_names = ("live", "choice", "fouls", "picker", "undo", "take_back", "more", "concede", "setup", "summary",
-                    "results", "settings", "why")
+                    "results", "settings", "why", "abandon")
     title = "Devetka"
 
     def __init__(self, socket_path: str, config: Any = None, note: str = "", wall: Any = time.time,
@@ -779,6 +811,8 @@ class DevetkaApp(App):
         """The setup screen's language button, while it is shown: the screens speak it before the match does."""
         self.linked = True
         """False once the client says the daemon cannot be reached (until it can again)."""
+        self.abandoning: dict | None = None
+        """The request (a new match, a resume) waiting for the players to leave the match on the table unfinished."""
         self.view = self._view(None)
 
     def build(self) -> Widget:
@@ -918,6 +952,9 @@ class DevetkaApp(App):
         command = (answer.get("request") or {}).get("cmd")
         if command == "pin":
             self.manager.get_screen("settings").answered_pin(answer)
+            return
+        if command == "results" and self.manager.current == "setup":
+            self.manager.get_screen("setup").offer_resume(answer)
             return
         if command in ("results", "result"):
             self.manager.get_screen("results").answered(answer)
@@ -1099,6 +1136,21 @@ class DevetkaApp(App):
         breaker = state.get("rematch_breaker")
         self.send(match_start(tuple(state["players"]), race, breaker if breaker is not None else 0,
                               rematch_rules(state), tuple(skill) if skill else None, state.get("language")))
+
+    def leaving(self, request: dict) -> None:
+        """A new match or another resumed: sent at once, unless the match on the table is not over; then the
+        players are asked first, the match named by its score (``kv/abandon.kv``)."""
+        if self.view.abandon_text:
+            self.abandoning = request
+            self.go("abandon")
+        else:
+            self.send(request)
+
+    def leave_unfinished(self) -> None:
+        """Confirmed: the match on the table is left unfinished, and the new match (or the one resumed) begins."""
+        request, self.abandoning = self.abandoning, None
+        if request is not None:
+            self.send(request)
 
     def start_match(self, players: tuple[str, str], race: tuple[int, int], breaker: int, rules: dict) -> None:
         self.send(match_start(players, race, breaker, rules))

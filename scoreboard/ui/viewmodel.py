@@ -228,6 +228,10 @@ class View:
     over every screen with Start and Not now until the players answer it."""
     call_start: Button = Button("", False)
     call_decline: Button = Button("", False)
+    abandon_text: str = ""
+    """The match being played, named by its score, while it is not over and something of it was played (there is
+    something to undo): a new match (or another resumed) leaves it unfinished, so the screen asks first
+    (``kv/abandon.kv``). A match just set up and not begun is replaced without a word (a name mistyped)."""
 
     def side(self, index: int) -> Player:
         """Player 0 or 1, or a blank one before a match (the kv files bind to it)."""
@@ -311,6 +315,7 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
         picker=_picker(verdict, state["identify_candidates"], t) if verdict is not None else None,
         why_text=_why(state.get("conceded") or verdict, language or state.get("language")),
         summary=summary,
+        abandon_text=_abandon_text(state, t) if live and state.get("undo") is not None else "",
         buttons=_buttons(state, t),
         shot_clock=_shot_clock(state),
         sound=state.get("sound") is not False,
@@ -584,6 +589,18 @@ def _summary(state: dict, verdict: dict | None, t: Catalog) -> Summary | None:
     return Summary(key, title, detail, False)
 
 
+def _abandon_text(state: dict, t: Catalog) -> str:
+    """The match being played as a new match would leave it: its score and rack, not over.
+
+    >>> from scoreboard.i18n.catalog import catalog
+    >>> _abandon_text({"players": ["Ana", "Ben"], "score": [2, 1], "race": [5, 5], "rack": 4}, catalog("en"))
+    'Ana 2  –  1 Ben, rack 4, is not over.'
+    """
+    players, score = state["players"], _standing(state)[0]
+    return t.gettext("{score}, rack {rack}, is not over.").format(
+        score=f"{players[0]} {score[0]}  –  {score[1]} {players[1]}", rack=state["rack"])
+
+
 def _health(reports: list[dict], sensors: dict | None, t: Catalog | None = None) -> tuple[str, str, str]:
     """The table's health as the daemon serves it: its level, its words, and the sensors button's words.
 
@@ -714,7 +731,8 @@ def match_start(players: tuple[str, str], race: tuple[int, int], breaker: int,
 
 #: Screens a player opens and closes; a new state never takes one away (the daemon's settle must not
 #: close the foul menu under a finger).
-OPENED_BY_HAND = frozenset({"fouls", "picker", "undo", "take_back", "more", "settings", "setup", "results", "why"})
+OPENED_BY_HAND = frozenset({"fouls", "picker", "undo", "take_back", "more", "settings", "setup", "results", "why",
+                            "abandon"})
 
 
 def next_screen(current: str, shown: View, dismissed: set | frozenset = frozenset(),

@@ -297,6 +297,44 @@ def test_a_conceded_match_says_so_not_the_last_shots_ruling(screen, table):
     assert "ball in hand" not in screen.text("ruling")
 
 
+def test_a_match_in_play_is_left_only_once_confirmed_by_its_score_and_is_offered_to_resume(screen, table):
+    """Issue 33, 2: More -> New match -> Start match replaced a match in play without a word, and it could not be
+    resumed."""
+    started(screen, table)
+    table.play({"type": "concede", "player": 1, "scope": "rack"})
+    screen.wait_for(lambda: screen.current == "summary", "rack 1's summary")
+    screen.tap_id("next")
+    screen.tap_id("more")
+    screen.tap_id("new_match")
+    screen.wait_for(lambda: screen.current == "setup", "the setup screen")
+    assert not screen.visible(screen.widget("resume"))  # nothing of tonight's to resume
+    screen.tap_id("start")
+    assert screen.current == "abandon" and screen.text("question") == "Leave this match unfinished?"
+    assert screen.text("score") == "Ana 1  –  0 Ben, rack 2, is not over."
+    screen.tap_id("back")
+    assert screen.current == "live" and table.play({"cmd": "state"})["match_id"] == 1  # nothing sent
+    screen.tap_id("more")
+    screen.tap_id("new_match")
+    screen.tap_id("name0")
+    screen.type("Mia")
+    screen.tap_key("Done")
+    screen.tap_id("start")
+    screen.tap_id("leave")
+    screen.wait_for(lambda: screen.current == "live" and panel(screen, 0)[0] == "Mia", "the new match")
+    table.play(*LEGAL_BREAK)
+    screen.wait_for(lambda: screen.text("status") == "Ben to shoot", "Mia's break played")
+    screen.tap_id("more")
+    screen.tap_id("new_match")
+    screen.wait_for(lambda: screen.visible(screen.widget("resume")), "the unfinished match offered")
+    assert screen.text("resume").startswith("Resume Ana 1 – 0 Ben\n(begun ")
+    screen.tap_id("resume")
+    assert screen.current == "abandon" and screen.text("score") == "Mia 0  –  0 Ben, rack 1, is not over."
+    screen.tap_id("leave")
+    screen.wait_for(lambda: screen.current == "live" and panel(screen, 0) == ("Ana", "1 of 3", "BREAKS"),
+                    "match 1 resumed")
+    assert screen.text("rack") == "Rack 2" and table.play({"cmd": "state"})["match_id"] == 1
+
+
 def test_the_match_won_offers_a_rematch(screen, table):
     started(screen, table, race=[1, 1])
     table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
