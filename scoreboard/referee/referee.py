@@ -65,8 +65,8 @@ from scoreboard.referee.shot_clock import ShotClockTimer
 from scoreboard.referee.store import Store, StoreError, WriteError
 from scoreboard.sensing.interface import Health, Heard
 
-COMMANDS = ("call, call_decline, call_start, names, new_match, pin, rack_mode, result, results, resume, settings, "
-            "state, stats, withdraw")
+COMMANDS = ("call, call_decline, call_start, names, new_match, pin, rack_mode, restart, result, results, resume, "
+            "settings, state, stats, withdraw")
 
 class StaleReply(RuntimeError):
     """A reply's state read after the referee moved on: it would be a later state than the one answered."""
@@ -262,6 +262,8 @@ class Referee:
         """The screen's settings over the config file (``scoreboard.referee.settings``); None: not kept here."""
         self._pin_chosen: bool | None = None
         """Whether a PIN is chosen, kept from the settings (read again after a change): served as ``pin_chosen``."""
+        self.on_restart: Callable[[], None] | None = None
+        """Stops the daemon for ``devetka run`` to start it again (``restart``); None: this daemon cannot."""
         self.resume_problem: str | None = None
         """Why the store's current match could not be resumed (then no match is served); None when it was."""
         self.taken_back: dict[str, Any] | None = None
@@ -418,6 +420,8 @@ class Referee:
             return self._settings(request)
         if cmd == "pin":
             return self._check_pin(request.get("pin"))
+        if cmd == "restart":
+            return self._restart(request.get("pin"))
         if isinstance(cmd, str):
             return self._refuse(msg("unknown command {command} (known: {known})", command=repr(cmd), known=COMMANDS))
         return self._refuse(msg("cmd must be a string naming a command ({known})", known=COMMANDS))
@@ -495,7 +499,8 @@ class Referee:
             self.language = config.table.language
             self.sound = config.ui.sound
             restart = any(key not in LIVE for key in changes)
-        return Reply(True, self.state(settings=self.overrides.shown(), restart=restart))
+        # a change is broadcast: every screen draws the served pin_chosen, language and sound as they now are
+        return Reply(True, self.state(settings=self.overrides.shown(), restart=restart), changed=changes is not None)
 
     def _check_pin(self, pin: Any) -> Reply:
         """The touchscreen's keypad asks the daemon, which alone knows the PIN."""
@@ -507,6 +512,23 @@ class Referee:
             return self._refuse(NO_PIN, "pin_not_chosen")
         if pin != current:
             return self._refuse(WRONG_PIN, "pin_wrong", wrong_pin=pin is not None)
+        return Reply(True, self._served())
+
+    def _restart(self, pin: Any) -> Reply:
+        """Start the daemon again, behind the PIN: the settings saved that take effect only at a start (the table id,
+        the broker, the sensors) then do, from the settings screen's Restart button. Answered before it stops."""
+        if self.overrides is None:
+            return self._refuse(msg("restart: this daemon keeps no settings (started without a data directory)"),
+                                "unavailable")
+        current = self.overrides.pin()
+        if current is None:
+            return self._refuse(msg("restart: {problem}", problem=NO_PIN), "pin_not_chosen")
+        if pin != current:
+            return self._refuse(msg("restart: {problem}", problem=WRONG_PIN), "pin_wrong", wrong_pin=pin is not None)
+        if self.on_restart is None:
+            return self._refuse(msg("restart: this daemon cannot start itself again (only devetka run can)"),
+                                "unavailable")
+        self.on_restart()
         return Reply(True, self._served())
 
     def _pin_refusal(self, pin: Any, changes: Any) -> Reply | None:

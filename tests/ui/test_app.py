@@ -397,7 +397,9 @@ def test_settings_are_changed_by_touch_and_a_refusal_is_shown_in_the_daemons_wor
     screen.tap_text("Serial sensors: off")
     screen.tap_id("save")
     screen.wait_for(lambda: screen.app.message.startswith("Saved"), "the settings saved")
-    assert "restart devetka" in screen.app.message and screen.text("serial") == "Serial sensors: on"
+    assert screen.app.message == "Saved: Restart for it to take effect"
+    assert screen.text("serial") == "Serial sensors: on"
+    assert screen.visible(screen.widget("restart"))
     assert json.loads(settings_file.read_text()) == {"table.id": "bar2", "shots.settle_after_s": 2.5,
                                                      "sensors.serial.enabled": True}
     assert screen.current == "settings" and screen.text("table_id") == "bar2" and screen.text("settle") == "2.5"
@@ -1086,10 +1088,82 @@ def test_the_first_pin_is_chosen_on_the_keypad_as_the_daemon_serves_pin_chosen(s
     assert [w.text for w in title] == ["Settings: choose a PIN (4-8 digits)"]
     shot = screen.screenshot("settings-choose-pin")
     screen.type_pin("2468")
+    assert screen.text("keypad_title") == "Type the same PIN again"
+    assert table.play({"cmd": "state"})["pin_chosen"] is False
+    screen.type_pin("2468")
     screen.wait_for(lambda: screen.visible(screen.widget("opened")), "the settings opened on the chosen PIN")
+    assert screen.app.message == "PIN chosen: the settings are open"
     assert table.play({"cmd": "settings"})["settings"]["pin_chosen"] is True
     assert table.client.request({"cmd": "pin", "pin": "0000"})["code"] == "pin_wrong"
     assert table.play({"cmd": "pin", "pin": "2468"})["pin_chosen"] is True
+    from kivy.core.image import Image
+
+    assert Image(str(shot)).size == (800, 480)
+
+
+@pytest.mark.parametrize("daemon_config", [""])
+def test_the_first_pin_is_typed_twice_and_the_keypad_never_shows_a_protocol_line(screen, table):
+    """Issue 33, 4: any four digits silently became the PIN; a PIN chosen elsewhere while the keypad was up left it
+    choosing, and the refusal showed the players a raw '{"cmd": "settings", ...}' line."""
+    started(screen, table)
+    screen.tap_id("health")
+    screen.type_pin("1357")
+    screen.type_pin("1358")  # a slip of the finger: nothing is chosen
+    assert screen.app.message == "The two PINs typed differ: choose the PIN again"
+    assert screen.text("keypad_title") == "Settings: choose a PIN (4-8 digits)"
+    assert table.play({"cmd": "state"})["pin_chosen"] is False
+    screen.type_pin("1357")
+    assert screen.text("keypad_title") == "Type the same PIN again"
+    table.play({"cmd": "settings", "set": {"ui.pin": "2468"}})  # chosen meanwhile, elsewhere
+    screen.wait_for(lambda: screen.text("keypad_title") == "Settings: enter the PIN", "the keypad asking for the PIN")
+    screen.type_pin("1357")
+    screen.wait_for(lambda: screen.app.message, "the refusal")
+    assert screen.app.message == "wrong PIN" and not screen.visible(screen.widget("opened"))
+    screen.type_pin("2468")
+    screen.wait_for(lambda: screen.text("table_id") == "table1", "the settings opened")
+    said = [w.text for w in screen.app.root.walk() if getattr(w, "text", "")]
+    assert not [text for text in said if '{"' in text or '"cmd"' in text], said
+
+
+def test_the_pin_is_changed_behind_it_and_a_change_for_the_next_start_offers_restart(screen, table, daemon):
+    """Issue 33, 4: the PIN could not be changed on the screen; a change that needs a restart said so in words
+    only ("Saved: restart devetka...")."""
+    started(screen, table)
+    screen.tap_id("health")
+    screen.type_pin()
+    screen.wait_for(lambda: screen.text("table_id") == "table1", "the settings opened")
+    assert not screen.visible(screen.widget("restart"))  # nothing waits for a restart
+    screen.tap_id("change_pin")
+    assert screen.text("keypad_title") == "Choose the new PIN (4-8 digits)"
+    screen.type_pin("9753")
+    screen.type_pin("9753")
+    screen.wait_for(lambda: screen.app.message == "PIN chosen: the settings are open", "the new PIN")
+    assert table.client.request({"cmd": "pin", "pin": "0000"})["code"] == "pin_wrong"
+    screen.tap_id("table_id")
+    screen.type("bar2")
+    screen.tap_key("Done")
+    screen.tap_id("message")  # the word on the new PIN covers Save until tapped away
+    screen.tap_id("save")
+    screen.wait_for(lambda: screen.app.message == "Saved: Restart for it to take effect", "the change saved")
+    screen.tap_id("message")  # the word covers the bottom row until tapped away
+    shot = screen.screenshot("settings-restart")
+    bar2 = {"cmd": "new_match", "match_start": dict(ANA_BEN, table="bar2")}
+    assert table.client.request(bar2)["code"] == "wrong_table"  # table1 until the daemon starts again
+    screen.tap_id("restart")
+    deadline = time.monotonic() + 60
+    while True:  # the daemon goes and comes back, started again as bar2
+        assert time.monotonic() < deadline, "the daemon did not come back as bar2"
+        try:
+            again = Table(daemon)
+            answer = again.client.request(bar2)
+            again.client.close()
+        except (OSError, ValueError, AssertionError):
+            answer = {"ok": False}
+        if answer["ok"]:
+            break
+        screen.frames()
+    screen.wait_for(lambda: screen.app.linked and (screen.app.state or {}).get("match_id") == 2,
+                    "the screen back on the daemon started again")
     from kivy.core.image import Image
 
     assert Image(str(shot)).size == (800, 480)
