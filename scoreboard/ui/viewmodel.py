@@ -121,7 +121,11 @@ class Summary:
     key: tuple
     title: str
     detail: str
+    """Who breaks the next rack (a rack's summary); "" once the match is over."""
     match_over: bool
+    score: str = ""
+    """The score alone, the biggest thing on the summary ("2  –  1"), between the two names."""
+    names: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)
@@ -570,12 +574,12 @@ def _summary(state: dict, verdict: dict | None, t: Catalog) -> Summary | None:
     """The match once won (by the 9 or conceded), or the rack just won: while its last shot is the last ruling, or
     while the concession that ended it is served (``conceded``: no shot ruled since)."""
     _ = t.gettext
-    players, score = state["players"], _standing(state)[0]
-    detail = f"{players[0]} {score[0]}  –  {score[1]} {players[1]}"
+    players, standing = state["players"], _standing(state)[0]
+    score, names = f"{standing[0]}  –  {standing[1]}", (players[0], players[1])
     winner = state.get("match_winner")
     if winner is not None:
         return Summary((state.get("match_id"), "match"), _("{name} wins the match").format(name=players[winner]),
-                       detail, True)
+                       "", True, score, names)
     conceded = state.get("conceded")
     if isinstance(conceded, dict):
         key = (state.get("match_id"), "conceded", conceded["rack"])
@@ -585,8 +589,8 @@ def _summary(state: dict, verdict: dict | None, t: Catalog) -> Summary | None:
     else:
         key = (state.get("match_id"), verdict["rack"], verdict["shot"])
         title = _("{name} wins rack {rack}").format(name=players[verdict["rack_winner"]], rack=verdict["rack"])
-    detail += "   ·   " + _("{name} breaks rack {rack}").format(name=players[state["breaker"]], rack=state["rack"])
-    return Summary(key, title, detail, False)
+    detail = _("{name} breaks rack {rack}").format(name=players[state["breaker"]], rack=state["rack"])
+    return Summary(key, title, detail, False, score, names)
 
 
 def _abandon_text(state: dict, t: Catalog) -> str:

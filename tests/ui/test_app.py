@@ -239,7 +239,8 @@ def test_a_rack_won_shows_the_summary_then_the_next_rack(screen, table):
                {"type": "settle"})
     screen.wait_for(lambda: screen.current == "summary", "the rack summary")
     assert screen.text("title") == "Ana wins rack 1"
-    assert screen.text("detail") == "Ana 1  –  0 Ben   ·   Ana breaks rack 2"
+    assert (screen.text("name0"), screen.text("score"), screen.text("name1")) == ("Ana", "1  –  0", "Ben")
+    assert screen.text("detail") == "Ana breaks rack 2"
     assert screen.text("next") == "Next rack"
     screen.wait_for(lambda: screen.text("stats"), "the rack's counts")
     assert screen.text("stats").splitlines() == [
@@ -267,7 +268,7 @@ def test_a_conceded_rack_gets_its_summary_and_the_ruling_says_the_concession(scr
     concede_by_touch(screen, 1, "rack")
     screen.wait_for(lambda: screen.current == "summary", "the conceded rack's summary")
     assert screen.text("title") == "Ana wins rack 1"
-    assert screen.text("detail") == "Ana 1  –  0 Ben   ·   Ana breaks rack 2"
+    assert screen.text("score") == "1  –  0" and screen.text("detail") == "Ana breaks rack 2"
     assert screen.text("ruling") == "Ben concedes the rack (R9). Score 1-0; Ana breaks rack 2."
     screen.tap_id("next")
     assert screen.current == "live" and screen.text("rack") == "Rack 2"
@@ -333,6 +334,34 @@ def test_a_match_in_play_is_left_only_once_confirmed_by_its_score_and_is_offered
     screen.wait_for(lambda: screen.current == "live" and panel(screen, 0) == ("Ana", "1 of 3", "BREAKS"),
                     "match 1 resumed")
     assert screen.text("rack") == "Rack 2" and table.play({"cmd": "state"})["match_id"] == 1
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_after_a_match_summary_next_rack_keeps_its_width_and_the_score_is_the_biggest_on_the_summary(screen, table):
+    """Issue 33, 6: after any match summary, every later rack summary squeezed Next rack to about 70 px beside a dead
+    gap (the hidden Tonight's-results button kept its width); the rack summary's score was 15 px."""
+    from kivy.uix.label import Label
+
+    started(screen, table, race=[1, 1])
+    table.play(*NINE_ON_THE_BREAK)
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("next") == "Rematch", "the match summary")
+    assert screen.visible(screen.widget("results"))
+    table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, race=[2, 2],
+                                                        players=["Ana Marija Kovačević", "Zvonimir Ćosić-Šarić"])})
+    screen.wait_for(lambda: screen.current == "live", "the next match")
+    table.play(*NINE_ON_THE_BREAK)
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("next") == "Next rack", "the rack summary")
+    screen.wait_for(lambda: screen.text("stats"), "the rack's counts")
+    screen.frames(2)
+    assert not screen.visible(screen.widget("results"))
+    assert screen.widget("next").width >= screen.widget("new_match").width - 2  # an equal share of the row
+    labels = [w for w in screen.widget("title").parent.walk() if isinstance(w, Label) and w.text
+              and screen.visible(w) and w is not screen.widget("score").__self__]
+    biggest = max(labels, key=cap_height)
+    assert cap_height(screen.widget("score")) > cap_height(biggest), (biggest.text, cap_height(biggest))
+    assert cap_height(screen.widget("score")) >= 28 * screen.window.size[1] / 480
+    assert screen.cut() == []
+    screen.screenshot("rack-summary-long-names")
 
 
 def test_the_match_won_offers_a_rematch(screen, table):
@@ -592,7 +621,7 @@ def test_either_player_concedes_named_on_the_button_and_only_once_confirmed(scre
     screen.tap_id("concede0")
     screen.tap_id("match")
     screen.wait_for(lambda: screen.current == "summary", "the match summary")
-    assert screen.text("title") == "Ben wins the match" and screen.text("detail") == "Ana 0  –  0 Ben"
+    assert screen.text("title") == "Ben wins the match" and screen.text("score") == "0  –  0"
 
 
 def test_a_full_disk_is_shown_on_the_health_button_and_the_match_is_kept(screen, daemon, tmp_path):

@@ -150,7 +150,7 @@ def test_a_rack_won_and_the_match_won_give_summaries(referee):
     v = view(play(referee, {"type": "strike"}, {"type": "first_contact", "ball": 1},
                   {"type": "pocket", "ball": 9}, {"type": "settle"}))
     assert v.screen == "summary" and v.summary.match_over
-    assert v.summary.title == "Ana wins the match" and v.summary.detail == "Ana 1  –  0 Ben"
+    assert v.summary.title == "Ana wins the match" and (v.summary.names, v.summary.score) == (("Ana", "Ben"), "1  –  0")
     assert v.status_text == "Ana wins the match" and not v.buttons["miss"].enabled
     assert v.buttons["undo"].enabled and v.buttons["fouls"].enabled  # a late foul reopens the rack
 
@@ -161,7 +161,7 @@ def test_a_rack_won_is_summed_up_while_the_next_is_broken(referee):
                   {"type": "pocket", "ball": 9}, {"type": "settle"}))
     assert v.screen == "live" and v.summary is not None and not v.summary.match_over
     assert v.summary.title == "Ana wins rack 1"
-    assert v.summary.detail == "Ana 1  –  0 Ben   ·   Ana breaks rack 2"
+    assert (v.summary.score, v.summary.detail) == ("1  –  0", "Ana breaks rack 2")
     assert v.rack_text == "Rack 2" and len(v.balls) == 9
     nxt = view(play(referee, *BREAK_EMPTY))
     assert nxt.summary is None
