@@ -232,6 +232,8 @@ class View:
     over every screen with Start and Not now until the players answer it."""
     call_start: Button = Button("", False)
     call_decline: Button = Button("", False)
+    apa_actions: bool = False
+    """The match scores APA points and has no push outs: the live screen's push-out slot holds Safety and Timeout."""
     abandon_text: str = ""
     """The match being played, named by its score, while it is not over and something of it was played (there is
     something to undo): a new match (or another resumed) leaves it unfinished, so the screen asks first
@@ -320,6 +322,7 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
         why_text=_why(state.get("conceded") or verdict, language or state.get("language")),
         summary=summary,
         abandon_text=_abandon_text(state, t) if live and state.get("undo") is not None else "",
+        apa_actions=state.get("safeties") is not None and (state.get("rules") or {}).get("push_outs") is False,
         buttons=_buttons(state, t),
         shot_clock=_shot_clock(state),
         sound=state.get("sound") is not False,
@@ -435,7 +438,7 @@ def _buttons(state: dict, t: Catalog) -> dict[str, Button]:
         "stalemate": _served(text["stalemate"], _action(state, "stalemate"), {"type": "stalemate"}),
         **_concede_buttons(state, t),
         "new_match": Button(text["new_match"], True),
-        "safety": _served(text["safety"], _action(state, "safety"), {"type": "safety"}),
+        "safety": _served(_safety_text(state, shooter, t), _action(state, "safety"), {"type": "safety"}),
         "timeout": _served(_timeout_text(state, shooter, t), _action(state, "timeout"), {"type": "timeout"}),
         "rerack": _served(text["rerack"], _action(state, "rerack"), {"type": "rerack"}),
         **_clock_buttons(state, t),
@@ -451,6 +454,9 @@ def _clock_buttons(state: dict, t: Catalog) -> dict[str, Button]:
     seconds = clock.get("extension")
     extension = (_("Extension\n+{seconds} s").format(seconds=seconds) if isinstance(seconds, int)
                  else _(_BUTTON_TEXT["extension"]))
+    left, shooter = clock.get("extensions_left"), state.get("shooter")
+    if isinstance(left, list) and shooter in (0, 1) and left[shooter] == 0:
+        extension = _("Extension used")
     switch = "off" if on else "on"
     return {
         "extension": _served(extension, _action(state, "extension"), {"type": "extension"}),
@@ -459,6 +465,14 @@ def _clock_buttons(state: dict, t: Catalog) -> dict[str, Button]:
         "shot_clock": _served(_("Shot clock off") if on else _("Shot clock on"), _action(state, "shot_clock", switch),
                               {"type": "shot_clock", "on": not on}),
     }
+
+
+def _safety_text(state: dict, shooter: int | None, t: Catalog) -> str:
+    """"Safety (2)": the safeties the shooter has marked in this match, as the score sheet counts them (APA)."""
+    marked = state.get("safeties")
+    if isinstance(marked, list) and shooter in (0, 1):
+        return t.gettext("Safety ({n})").format(n=marked[shooter])
+    return t.gettext("Safety")
 
 
 def _timeout_text(state: dict, shooter: int | None, t: Catalog) -> str:

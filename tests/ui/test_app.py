@@ -587,6 +587,77 @@ def test_screenshots_of_an_apa_match_and_the_profile_picker(screen, table, size)
         assert Image(str(path)).size == size, path
 
 
+def test_an_apa_match_shows_safety_and_timeout_in_the_push_out_slot_with_their_counts(screen, table):
+    """Issue 33, 6: in APA matches a greyed Push out took a slot APA never uses."""
+    started(screen, table, rules={"profile": "apa9"}, apa_skill=[3, 3])
+    table.play(*BREAK_POCKETING_3)
+    screen.wait_for(lambda: screen.app.view.players[0].score_text == "1 of 25", "Ana's point")
+    assert not screen.visible(screen.widget("push_out_button"))
+    assert (screen.text("safety_live"), screen.text("timeout_live")) == ("Safety (0)", "Timeout (2 left)")
+    screen.tap_id("timeout_live")
+    screen.wait_for(lambda: screen.text("timeout_live") == "Timeout (1 left)", "the timeout taken")
+    assert table.play({"cmd": "state"})["timeouts_left"] == [1, 2]
+    table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "settle"})
+    screen.wait_for(lambda: screen.text("status") == "Ben to shoot", "Ben at the table")
+    screen.tap_id("safety_live")
+    screen.wait_for(lambda: sum(table.play({"cmd": "state"})["safeties"]) == 1, "the safety marked")
+    state = table.play({"cmd": "state"})
+    screen.wait_for(lambda: screen.text("safety_live") == f"Safety ({state['safeties'][state['shooter']]})",
+                    "the shooter's safeties counted on the button")
+
+
+def leaving_and_resuming(screen: Touchscreen, table: Table, shoot) -> None:
+    """Issue 33's screens, reached by touch in whatever language the table speaks, each handed to ``shoot`` (a name):
+    a conceded rack's summary, the confirm before a match in play is left, the setup screen offering it back, and
+    the settings with Restart offered."""
+    table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=LONG_NAMES)}, *BREAK_POCKETING_3)
+    screen.wait_for(lambda: screen.current == "live" and screen.app.view.players, "the match")
+    concede_by_touch(screen, 1, "rack")
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("stats"), "the conceded rack's summary")
+    shoot("summary-conceded")
+    screen.tap_id("next")
+    screen.tap_id("more")
+    screen.tap_id("new_match")
+    screen.wait_for(lambda: screen.current == "setup", "the setup screen")
+    screen.tap_id("start")
+    screen.wait_for(lambda: screen.current == "abandon", "the confirm")
+    shoot("abandon")
+    screen.tap_id("leave")
+    screen.wait_for(lambda: screen.current == "live" and screen.app.state.get("match_id") == 2, "the new match")
+    table.play(*LEGAL_BREAK)
+    screen.tap_id("more")
+    screen.tap_id("new_match")
+    screen.wait_for(lambda: screen.visible(screen.widget("resume")), "the unfinished match offered")
+    shoot("setup-resume")
+    screen.tap_id("back")
+    screen.tap_id("health")
+    screen.type_pin()
+    screen.wait_for(lambda: screen.text("table_id") == "table1", "the settings opened")
+    screen.tap_id("table_id")
+    screen.type("bar2")
+    screen.tap_key("Done")
+    screen.tap_id("save")
+    screen.wait_for(lambda: screen.visible(screen.widget("restart")), "Restart offered")
+    screen.tap_id("message")
+    shoot("settings-restart")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_leaving_and_resuming_a_match(screen, table, size):
+    """docs/screenshots/: issue 33's screens at both sizes, with 20-character names, nothing cut."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    shots = []
+
+    def shoot(name: str) -> None:
+        shots.append(screen.screenshot(name))
+        assert screen.cut() == [], name
+
+    leaving_and_resuming(screen, table, shoot)
+    from kivy.core.image import Image
+
+    assert len(shots) == 4 and all(Image(str(path)).size == size for path in shots)
+
+
 def test_names_played_here_before_are_offered_on_the_setup_screen(screen, table):
     table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=["Mia", "Noa"])})
     screen.wait_for(lambda: screen.current == "live" and screen.text("status") == BREAK.format("Mia"),

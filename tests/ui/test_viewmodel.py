@@ -466,3 +466,10 @@ def test_a_conceded_rack_is_summarised_and_ruled_by_its_concession_in_the_player
     assert v.ruling_text == "Ana concedes the rack (R9). Score 0-1; Ben breaks rack 2."
     assert v.why_text.startswith("[b]R9 ")
     assert view(referee.state(), language="hr").ruling_text.startswith("Ana predaje")
+
+
+def test_an_extension_once_used_is_marked_on_its_button(clocked):
+    """Issue 33, 6: the Extension button looked the same before and after the shooter's one extension."""
+    referee, _ = clocked
+    used = view(play(referee, {"type": "extension"})).buttons["extension"]
+    assert used.text == "Extension used" and not used.enabled
