@@ -296,7 +296,8 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
                          fouls_in_row[i], _marks(state.get("breaker") == i and winner is None, breaking, hill[i], t))
                   for i in (0, 1))
     on_table = state.get("on_table") or []
-    balls = tuple(ball(n, on=n == state["ball_on"]) for n in on_table)
+    dropped = [n for n in state.get("shot_dropped") or () if n] if state.get("shot_in_progress") else []
+    balls = tuple(ball(n, on=n == state["ball_on"]) for n in on_table if n not in dropped)  # the shot in play's
     verdict = state.get("last_verdict")
     live = winner is None
     awaiting = bool(state.get("awaiting_choice")) and live
@@ -307,7 +308,7 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
     return View(
         connected=True, has_match=True, screen=screen, players=sides,
         rack_text=_("Rack {rack}").format(rack=state["rack"]), balls=balls,
-        ball_in_hand=bool(state.get("ball_in_hand")) and live,
+        ball_in_hand=bool(state.get("ball_in_hand")) and live and not in_shot,
         status_text=" ".join(status), status_wrapped="\n".join(status),
         push_out_text=_push_out_text(state, live and not awaiting and not in_shot, t),
         warning_text=_warning(players, shooter, state, t),
@@ -516,11 +517,29 @@ def _status(players: list[str], shooter: int | None, state: dict, winner: int | 
     name = players[shooter]
     if state.get("awaiting_choice"):
         return (_("{name}: shoot, or pass it back?").format(name=name),)
+    if state.get("shot_in_progress"):
+        return _shot_in_play(name, state, t)
     if breaking and state.get("ball_in_hand"):
         return (_("{name} to break: ball in hand behind the head string (5.2)").format(name=name),)
     if state.get("ball_in_hand"):
         return _("{name} to shoot:").format(name=name), _("BALL IN HAND")
     return (_("{name} to shoot").format(name=name),)
+
+
+def _shot_in_play(name: str, state: dict, t: Catalog) -> tuple[str, ...]:
+    """The shot being played (or reopened by an undo), as the daemon serves it: whose, and what it has dropped so
+    far (``shot_dropped``), not the turn before it ("to shoot: BALL IN HAND").
+
+    >>> from scoreboard.i18n.catalog import catalog
+    >>> _shot_in_play("Ana", {"shot_dropped": [3, None, 5]}, catalog("en"))
+    ('Ana: shot in play,', 'the 3 and 5 pocketed')
+    """
+    said = t.gettext("{name}: shot in play").format(name=name)
+    down = [n for n in state.get("shot_dropped") or () if n]
+    if not down:
+        return (said,)
+    balls = Balls(tuple(down))
+    return said + ",", render(msg_n("the {balls} pocketed", "the {balls} pocketed", balls.n, balls=balls), t)
 
 
 def _ruling(verdict: dict | None, state: dict, t: Catalog) -> str:

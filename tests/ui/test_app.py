@@ -364,6 +364,23 @@ def test_after_a_match_summary_next_rack_keeps_its_width_and_the_score_is_the_bi
     screen.screenshot("rack-summary-long-names")
 
 
+def test_a_shot_in_play_shows_what_it_has_dropped_and_not_the_turn_before_it(screen, table):
+    """Issue 33, 5: during a shot, and while an undo kept one open, the balls it had pocketed still showed and the
+    status still said "... to shoot: BALL IN HAND"."""
+    started(screen, table)
+    table.play(*LEGAL_BREAK, *BAD_HIT)  # Ana has ball in hand
+    screen.wait_for(lambda: screen.text("status") == "Ana to shoot: BALL IN HAND", "Ana's ball in hand")
+    table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 3},
+               {"type": "pocket", "ball": 5})
+    screen.wait_for(lambda: screen.text("status") == "Ana: shot in play,\nthe 3 and 5 pocketed", "the shot in play")
+    assert screen.balls() == [1, 2, 4, 6, 7, 8, 9]
+    table.play({"type": "settle"})
+    screen.wait_for(lambda: screen.text("status") == "Ana to shoot", "the shot over")
+    table.play({"type": "undo"})  # the shot open again, waiting for the players
+    screen.wait_for(lambda: screen.text("status") == "Ana: shot in play,\nthe 3 and 5 pocketed", "the shot reopened")
+    assert screen.balls() == [1, 2, 4, 6, 7, 8, 9]
+
+
 def test_the_match_won_offers_a_rematch(screen, table):
     started(screen, table, race=[1, 1])
     table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},

@@ -1043,6 +1043,7 @@
 "{name}'s shot": "udarac ({name})",
 "{name}'s shot in progress": "udarac u tijeku ({name})",
 "{name}: shoot, or pass it back?": "{name}: igra ili prepušta?",
+"{name}: shot in play": "Udarac u tijeku: {name}",
 "{n} foul": [
 "{n} faul",
 "{n} faula",
