@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if config is None:
         return 2
     config, overrides = with_overrides(args, config)
-    from scoreboard.daemon.serve import serve
+    from scoreboard.daemon.serve import RESTART, serve
     from scoreboard.daemon.sources import SourceError, config_sources
 
     try:
@@ -85,7 +85,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     config = replace(config, store=replace(config.store, path=args.store or config.store.path),
                      api=replace(config.api, socket=args.socket or config.api.socket))
-    return asyncio.run(serve(config, sources, overrides=overrides))
+    status = asyncio.run(serve(config, sources, overrides=overrides, restartable=True))
+    if status == RESTART:  # the settings screen's Restart: the same command again, in this process (systemd's pid)
+        log.info("restarting, as the touchscreen asked")
+        os.execv(sys.executable, sys.orig_argv)
+    return status
 
 
 def tap(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ import msgspec
 from scoreboard.contract.records import CONTRACT, Code, Event, InputEvent, Record, Refusal, Ruling, State, VerdictEvent
 from scoreboard.core.facts import facts
 from scoreboard.core.inputs import Input, to_json
+from scoreboard.core.match import Conceded
 from scoreboard.core.messages import ENGLISH, Catalog, render
 from scoreboard.core.messages import to_json as message_json
 from scoreboard.core.output import shot_line, state_line
@@ -29,11 +30,12 @@ from scoreboard.core.rules.words import cites
 from scoreboard.core.rules.words import ruling as said
 
 
-def state(fold: Fold | None, *, last: Verdict | None = None, words: Catalog = ENGLISH,
-          clock: dict[str, Any] | None = None, **daemon: Any) -> State:
+def state(fold: Fold | None, *, last: Verdict | None = None, conceded: Conceded | None = None,
+          words: Catalog = ENGLISH, clock: dict[str, Any] | None = None, **daemon: Any) -> State:
     """The state record: the fold's state line (``fold`` None: no match), its rule facts (``last``: its last
-    ruling; in ``words``) and the daemon's fields, by name; the daemon's part of the shot clock (``clock``: when
-    the turn runs out) beside the rules' part, where it is on.
+    ruling; ``conceded``: the concession that ended the last rack, if no shot was ruled since; in ``words``) and
+    the daemon's fields, by name; the daemon's part of the shot clock (``clock``: when the turn runs out) beside
+    the rules' part, where it is on.
 
     Every field is checked against the record here: a field it does not declare, or a value of the wrong type,
     raises rather than being served.
@@ -41,10 +43,13 @@ def state(fold: Fold | None, *, last: Verdict | None = None, words: Catalog = EN
     line = state_line(fold)
     if clock is not None and "shot_clock" in line:
         line["shot_clock"] = {**line["shot_clock"], **clock}
-    served = facts(fold, last)
+    served = facts(fold, last, conceded)
     now = served["ruling_now"]
     if now is not None:
         served["ruling_now"] = {"words": render(now, words), "message": message_json(now)}
+    given = served["conceded"]
+    if given is not None:
+        served["conceded"] = dict(given, words=render(given["message"], words), message=message_json(given["message"]))
     return msgspec.convert({**line, "contract": CONTRACT, **served, **daemon}, State)
 
 

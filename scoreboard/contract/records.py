@@ -196,6 +196,20 @@ class Said(Record, frozen=True, kw_only=True):
     message: Message
 
 
+class Concession(Record, frozen=True, kw_only=True):
+    """The concession that ended the last rack or the match (R9), served until a shot is ruled after it: a screen
+    says it in place of the last shot's ruling, which it did not give."""
+
+    player: Annotated[Player, Meta(description="who conceded")]
+    scope: Literal["rack", "match"]
+    rack: Annotated[int, Meta(description="the rack conceded, or the one being played when the match was")]
+    winner: Annotated[Player, Meta(description="who won the rack (or the match) by it")]
+    match_over: Annotated[bool, Meta(description="it ended the match (a match conceded, or a rack at the hill)")]
+    words: Annotated[str, Meta(description="what the screen says, in the state's language")]
+    message: Message
+    cites: Annotated[list[str], Meta(description="the rules the words cite: R9")]
+
+
 class Limits(Record, frozen=True, kw_only=True):
     """The numbers a setup screen keeps its fields in: [least, most]."""
 
@@ -301,6 +315,8 @@ class State(Record, frozen=True, kw_only=True):
         description="the balls a pocketed ball the last shot could not name may have been (the picker's)")]
     ruling_now: Annotated[Said | None, Meta(
         description="the last ruling as said now where it differs from last_verdict: a push out answered (5.6)")]
+    conceded: Annotated[Concession | None, Meta(
+        description="the concession that ended the last rack or the match, until a shot is ruled after it (R9)")]
     limits: Annotated[Limits, Meta(description="the bounds of a new match's numbers")]
     # What a command's answer adds to the state it answers with (README, "The rules daemon"); never broadcast.
     names: Annotated[list[str] | UnsetType, Meta(description="the names command: the players' names stored")] = UNSET

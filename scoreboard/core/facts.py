@@ -2,8 +2,8 @@
 
 The touchscreen and the board draw them and work none out: the ball on, who is on the hill, whether the rack's
 break is still to come, who breaks a rematch, what the shot being played has dropped so far, which balls an
-unnamed pocketed ball could have been, the last ruling with its push-out question answered, and the bounds a
-setup screen keeps its numbers in.
+unnamed pocketed ball could have been, the last ruling with its push-out question answered, the concession that
+ended the last rack or the match, and the bounds a setup screen keeps its numbers in.
 
 >>> from scoreboard.core.inputs import MatchStart
 >>> from scoreboard.core.match import Match
@@ -18,20 +18,23 @@ from __future__ import annotations
 from typing import Any
 
 from scoreboard.core.inputs import RACE_MAX, Pocket
+from scoreboard.core.match import Conceded
 from scoreboard.core.messages import Joined, Message, msg
 from scoreboard.core.rules.state import State, Verdict, other
-from scoreboard.core.rules.words import CHOOSES_AFTER_PUSH_OUT, ruling
+from scoreboard.core.rules.words import CHOOSES_AFTER_PUSH_OUT, noted, ruling
 
 #: The numbers a setup screen offers: APA skill levels 1 to 9 (``apa_skill_of``), a race of 1 to ``RACE_MAX``.
 LIMITS = {"apa_skill": [1, 9], "race": [1, RACE_MAX]}
 
 NONE: dict[str, Any] = {"ball_on": None, "hill": [False, False], "break_to_come": False, "rematch_breaker": None,
-                        "shot_dropped": [], "identify_candidates": [], "ruling_now": None, "limits": LIMITS}
+                        "shot_dropped": [], "identify_candidates": [], "ruling_now": None, "conceded": None,
+                        "limits": LIMITS}
 
 
-def facts(state: State | None, last: Verdict | None) -> dict[str, Any]:
-    """The served facts of the fold ``state`` (None: no match) whose last ruling is ``last``; ``ruling_now`` is
-    a message (the presenter says it in the players' language)."""
+def facts(state: State | None, last: Verdict | None, conceded: Conceded | None = None) -> dict[str, Any]:
+    """The served facts of the fold ``state`` (None: no match) whose last ruling is ``last`` and whose last rack
+    a concession ended with no shot ruled since (``Match.last_concession``); ``ruling_now`` and the concession's
+    ``message`` are messages (the presenter says them in the players' language)."""
     if state is None:
         return dict(NONE)
     table, setup = state.table, state.setup
@@ -46,8 +49,28 @@ def facts(state: State | None, last: Verdict | None) -> dict[str, Any]:
         "identify_candidates": [] if last is None or not last.assumed else
         sorted((set(last.on_table) | set(last.pocketed)) - {0}),
         "ruling_now": None if last is None else ruling_now(state, last),
+        "conceded": None if conceded is None else concession(state, conceded),
         "limits": LIMITS,
     }
+
+
+def concession(state: State, conceded: Conceded) -> dict[str, Any]:
+    """The concession that ended the last rack or the match (R9), as a screen says it in place of the last shot's
+    ruling: who conceded what, which rack, who won it, whether it ended the match, and in words.
+
+    >>> from scoreboard.core.inputs import Concede, MatchStart
+    >>> from scoreboard.core.match import Match
+    >>> match = Match(MatchStart(players=("Ana", "Ben"), race=(1, 1), breaker=0))
+    >>> _ = match.apply(Concede(player=0, scope="rack"))
+    >>> said = concession(match.state, match.last_concession())
+    >>> said["winner"], said["rack"], said["match_over"]
+    (1, 1, True)
+    """
+    item, after = conceded.item, conceded.after
+    said = noted(state.setup.players, item, after, None)
+    assert said is not None  # a concession is always said
+    return {"player": item.player, "scope": item.scope, "rack": conceded.before.rack, "winner": other(item.player),
+            "match_over": after.match_winner is not None, "message": said, "cites": ["R9"]}
 
 
 def ruling_now(state: State, last: Verdict) -> Joined | None:

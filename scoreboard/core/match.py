@@ -24,11 +24,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from typing import NamedTuple
 
-from scoreboard.core.inputs import Input, MatchStart, Miss, Settle, Strike, Undo, UndoShot
+from scoreboard.core.inputs import Concede, Input, MatchStart, Miss, Settle, Strike, Undo, UndoShot
 from scoreboard.core.messages import msg
-from scoreboard.core.rules import RULES_VERSION, RuleError, State, Step, Verdict, evolve, start
+from scoreboard.core.rules import RULES_VERSION, RuleError, State, Step, Table, Verdict, evolve, start
 from scoreboard.core.rules.decide import decide
 
 CHECKPOINT_EVERY = 64
@@ -56,6 +57,15 @@ class LastShot(NamedTuple):
     in_progress: bool = False
 
 
+class Conceded(NamedTuple):
+    """A concession (R9) and the tables before and after it: no verdict ends a conceded rack, so the match keeps
+    these for the screens to say what ended it."""
+
+    item: Concede
+    before: Table
+    after: Table
+
+
 class ShotLine(NamedTuple):
     """A shot's final verdict and the log position of the input that ended it."""
 
@@ -72,6 +82,7 @@ class Match:
         self._applied: list[Applied] = []
         self._shot_starts: list[int] = []   # where in _applied each shot's first input stands
         self._checkpoints: list[State] = [self._state]
+        self._concessions: list[tuple[int, Conceded]] = []   # where in _applied each concession stands
 
     @classmethod
     def resume(cls, log: Iterable[Input], rules_version: int = RULES_VERSION,
@@ -120,6 +131,8 @@ class Match:
         if (before.shot is None or kind is Strike) and (state.shot is not None or kind is Miss):   # a shot began
             self._shot_starts.append(len(applied))
         applied.append(_applied(Applied, (item, position, verdict, amends)))
+        if isinstance(item, Concede):
+            self._concessions.append((len(applied) - 1, Conceded(item, before.table, state.table)))
         self._state = state
         if len(applied) % CHECKPOINT_EVERY == 0:
             self._checkpoints.append(state)
@@ -146,6 +159,8 @@ class Match:
         starts = self._shot_starts
         while starts and starts[-1] >= count:
             starts.pop()
+        while self._concessions and self._concessions[-1][0] >= count:
+            self._concessions.pop()
         kept = count // CHECKPOINT_EVERY
         del self._checkpoints[kept + 1:]
         state = self._checkpoints[kept]
@@ -186,6 +201,16 @@ class Match:
             if applied[2] is not None:
                 return applied[2]
         return None
+
+    def last_concession(self) -> Conceded | None:
+        """The concession that ended the last rack (or the match), while no shot has been ruled since (a late
+        ball amending the shot before it does not count): what the screens say in place of that shot's ruling."""
+        if not self._concessions:
+            return None
+        index, conceded = self._concessions[-1]
+        ruled = any(applied.verdict is not None and not applied.amends
+                    for applied in islice(self._applied, index + 1, None))
+        return None if ruled else conceded
 
     def history(self) -> tuple[Applied, ...]:
         """The inputs that made the state as it is, in order (undone ones left out)."""

@@ -66,14 +66,20 @@ def raise_file_limit() -> None:
             log.warning("cannot raise the open files limit from %d to %d: %s", soft, wanted, error)
 
 
+#: ``serve``'s status when the touchscreen asked for a restart (``{"cmd": "restart"}``): ``devetka run`` starts again.
+RESTART = 75
+
+
 async def serve(config: Config, sources: Sequence[Source] = (), on_serving: Callable[[Server], None] | None = None,
-                overrides: Overrides | None = None) -> int:
+                overrides: Overrides | None = None, restartable: bool = False) -> int:
     """The daemon for ``config`` (store, socket, settle timer, match defaults) with ``sources``, until stopped.
 
     ``on_serving`` is called with the ``Server`` once the store is replayed and the
     socket answers (``devetka demo`` starts its table then, and calls its ``stop``
-    when done). Returns the exit status: 0 after a stop, 2 when it cannot start.
+    when done). Returns the exit status: 0 after a stop, 2 when it cannot start, ``RESTART`` after a ``restart``
+    (taken only where ``restartable``: ``devetka run``, which then starts again).
     """
+    restarting = False
     store = config.store.path
     socket_path = config.api.socket
     raise_file_limit()
@@ -114,6 +120,13 @@ async def serve(config: Config, sources: Sequence[Source] = (), on_serving: Call
             return 2
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, server.stop)
+        if restartable:
+            def restart() -> None:
+                nonlocal restarting
+                restarting = True
+                loop.call_soon(server.stop)  # after the answer is sent: closing a client flushes what it was sent
+
+            referee.on_restart = restart
         log.info("serving %s on %s", store, socket_path)
         systemd.notify(b"READY=1")  # the store is replayed and the socket answers
         interval = systemd.watchdog_interval()
@@ -145,4 +158,4 @@ async def serve(config: Config, sources: Sequence[Source] = (), on_serving: Call
         for source in sources:  # while the loop still runs: a source's last reports are handed to it
             source.close()
         referee.close()
-    return 0
+    return RESTART if restarting else 0

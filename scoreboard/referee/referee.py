@@ -66,8 +66,8 @@ from scoreboard.referee.shot_clock import ShotClockTimer
 from scoreboard.referee.store import Store, StoreError, WriteError
 from scoreboard.sensing.interface import Health, Heard
 
-COMMANDS = ("call, call_decline, call_start, names, new_match, pin, rack_mode, result, results, settings, state, "
-            "stats, withdraw")
+COMMANDS = ("call, call_decline, call_start, names, new_match, pin, rack_mode, restart, result, results, resume, "
+            "settings, state, stats, withdraw")
 
 #: The state's health entry of the store, there while it cannot write (a full disk, a read-only file).
 STORE_HEALTH = ("store", "store")
@@ -224,6 +224,8 @@ class Referee:
         """The screen's settings over the config file (``scoreboard.referee.settings``); None: not kept here."""
         self._pin_chosen: bool | None = None
         """Whether a PIN is chosen, kept from the settings (read again after a change): served as ``pin_chosen``."""
+        self.on_restart: Callable[[], None] | None = None
+        """Stops the daemon for ``devetka run`` to start it again (``restart``); None: this daemon cannot."""
         self.resume_problem: str | None = None
         """Why the store's current match could not be resumed (then no match is served); None when it was."""
         self.taken_back: dict[str, Any] | None = None
@@ -374,10 +376,14 @@ class Referee:
             return Reply(True, self.state(results=night(self.store)))
         if cmd == "result":
             return self._result(request.get("match"))
+        if cmd == "resume":
+            return self._resume_match(request.get("match"))
         if cmd == "settings":
             return self._settings(request)
         if cmd == "pin":
             return self._check_pin(request.get("pin"))
+        if cmd == "restart":
+            return self._restart(request.get("pin"))
         if isinstance(cmd, str):
             return self._refuse(msg("unknown command {command} (known: {known})", command=repr(cmd), known=COMMANDS))
         return self._refuse(msg("cmd must be a string naming a command ({known})", known=COMMANDS))
@@ -393,6 +399,33 @@ class Referee:
         except StoreError as error:
             return self._refuse(error.message)
         return Reply(True, self.state(match=match_id, **texts))
+
+    def _resume_match(self, match_id: Any) -> Reply:
+        """Play on with an unfinished match stored here (one left when another was begun): it becomes the current
+        match again, folded from its log; the match it replaces stays stored as it was."""
+        if type(match_id) is not int:
+            return self._refuse(msg("resume needs match: a stored match's id (a whole number), not {value}",
+                                    value=repr(match_id)))
+        if match_id == self.match_id:
+            return self._refuse(msg("match {match} is the match being played", match=match_id), "not_now")
+        try:
+            resumed = Match.resume(self.store.log(match_id), self.store.rules_version(match_id))
+        except StoreError as error:
+            return self._refuse(error.message)
+        except RuleError as error:
+            return self._refuse(msg("match {match} cannot be resumed: its log does not fold ({error})",
+                                    match=match_id, error=error.message))
+        if resumed.state.table.match_winner is not None:
+            return self._refuse(msg("match {match} is over: there is nothing to resume", match=match_id), "not_now")
+        try:
+            self.store.resume_match(match_id)
+        except Exception as error:  # sqlite3 or the disk: the match stays as it was
+            self._store_failed(error)
+            return self._refuse(msg("the store could not resume the match: {error}", error=_error_words(error)),
+                                "store_failed", changed=True)
+        self._store_works()
+        self._resume()
+        return Reply(True, self._served(), changed=True)
 
     def _rack_mode(self, on: Any) -> Reply:
         """Players are racking: the sources drop pocket inputs until it ends (this command, or a strike)."""
@@ -428,7 +461,8 @@ class Referee:
             self.language = config.table.language
             self.sound = config.ui.sound
             restart = any(key not in LIVE for key in changes)
-        return Reply(True, self.state(settings=self.overrides.shown(), restart=restart))
+        # a change is broadcast: every screen draws the served pin_chosen, language and sound as they now are
+        return Reply(True, self.state(settings=self.overrides.shown(), restart=restart), changed=changes is not None)
 
     def _check_pin(self, pin: Any) -> Reply:
         """The touchscreen's keypad asks the daemon, which alone knows the PIN."""
@@ -440,6 +474,23 @@ class Referee:
             return self._refuse(NO_PIN, "pin_not_chosen")
         if pin != current:
             return self._refuse(WRONG_PIN, "pin_wrong", wrong_pin=pin is not None)
+        return Reply(True, self._served())
+
+    def _restart(self, pin: Any) -> Reply:
+        """Start the daemon again, behind the PIN: the settings saved that take effect only at a start (the table id,
+        the broker, the sensors) then do, from the settings screen's Restart button. Answered before it stops."""
+        if self.overrides is None:
+            return self._refuse(msg("restart: this daemon keeps no settings (started without a data directory)"),
+                                "unavailable")
+        current = self.overrides.pin()
+        if current is None:
+            return self._refuse(msg("restart: {problem}", problem=NO_PIN), "pin_not_chosen")
+        if pin != current:
+            return self._refuse(msg("restart: {problem}", problem=WRONG_PIN), "pin_wrong", wrong_pin=pin is not None)
+        if self.on_restart is None:
+            return self._refuse(msg("restart: this daemon cannot start itself again (only devetka run can)"),
+                                "unavailable")
+        self.on_restart()
         return Reply(True, self._served())
 
     def _pin_refusal(self, pin: Any, changes: Any) -> Reply | None:
@@ -702,7 +753,8 @@ class Referee:
         last = match.last_shot()
         over = match.state.table.match_winner is not None
         return present.state(
-            match.state, last=verdict, words=words, clock=self._clock_served(), **daemon,
+            match.state, last=verdict, conceded=match.last_concession(), words=words, clock=self._clock_served(),
+            **daemon,
             last_verdict=None if verdict is None else self._said(("verdict", verdict, words),
                                                                   lambda: present.ruling(verdict, words)),
             undo=to_json(target) if target is not None else None,

@@ -30,7 +30,8 @@ REQUEST_LIMIT = 1 << 20
 #: What each way in may not send, and why (MQTT may not change the table's settings).
 REFUSED: Mapping[str, Mapping[str, Message]] = {
     "mqtt": {"settings": msg("settings are changed on the table's touchscreen, behind its PIN, not over MQTT"),
-             "pin": msg("the PIN is typed on the table's touchscreen, not sent over MQTT")},
+             "pin": msg("the PIN is typed on the table's touchscreen, not sent over MQTT"),
+             "restart": msg("the daemon is started again from the table's touchscreen, behind its PIN, not over MQTT")},
 }
 
 #: Wrong PINs the table takes within ``PIN_WINDOW_S``, over every connection together, before the requests that

@@ -43,7 +43,7 @@ SETTABLE = ("table.id", "table.language", "shots.settle_after_s", "mqtt.enabled"
 SECRET = ("ui.pin",)
 
 #: Keys that apply at once; the others at the daemon's next start.
-LIVE = ("shots.settle_after_s", "table.language", "ui.sound")
+LIVE = ("shots.settle_after_s", "table.language", "ui.sound", "ui.pin")
 
 
 def _acl_names_table(config: Config, table: str) -> Message:

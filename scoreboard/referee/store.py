@@ -220,7 +220,16 @@ class Store:
             match_id = cursor.lastrowid
             db.execute("INSERT INTO inputs (match_id, seq, input) VALUES (?, 0, ?)",
                        (match_id, _dumps(to_json(match_start))))
+            db.execute("DELETE FROM store_info WHERE key = 'current'")  # the latest is the current one again
         return match_id
+
+    def resume_match(self, match_id: int) -> None:
+        """Make a stored match the current one again (one left unfinished when another was begun); committed on
+        return, so a restarted daemon plays on with it."""
+        if self.started(match_id) is None:
+            raise StoreError(msg("no match {match} in the store", match=match_id))
+        with self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO store_info (key, value) VALUES ('current', ?)", (str(match_id),))
 
     def append(self, match_id: int, item: Input) -> int:
         """Store one applied input and commit before returning its sequence number: then it is accepted.
@@ -287,8 +296,13 @@ class Store:
         return row[0]
 
     def current_match(self) -> tuple[int, list[Input]] | None:
-        """The latest match and its log (``match_start`` first), or None in an empty store."""
-        row = self._db.execute("SELECT MAX(id) FROM matches").fetchone()
+        """The current match and its log (``match_start`` first): the latest, unless an older one was resumed since
+        (``resume_match``); None in an empty store."""
+        try:
+            resumed = self._db.execute("SELECT value FROM store_info WHERE key = 'current'").fetchone()
+        except sqlite3.OperationalError:  # a version-1 store read as it is: it has no store_info
+            resumed = None
+        row = (int(resumed[0]),) if resumed else self._db.execute("SELECT MAX(id) FROM matches").fetchone()
         if row[0] is None:
             return None
         return row[0], self.log(row[0])

@@ -48,7 +48,7 @@ from scoreboard.core.messages import from_json, render
 from scoreboard.i18n.catalog import LANGUAGES
 from scoreboard.ui.client import kivy_deliver
 from scoreboard.ui.language import tr
-from scoreboard.ui.night import chosen_row, code_note, night_rows
+from scoreboard.ui.night import chosen_row, code_note, night_rows, unfinished
 from scoreboard.ui.qr import result_code
 from scoreboard.ui.sound import Cues, Speaker
 from scoreboard.ui.viewmodel import (
@@ -527,9 +527,29 @@ class SetupScreen(DevetkaScreen):
     target = StringProperty("name0")
     """The name field a tapped known name goes into: the one last touched, else player 1's."""
 
+    resumable = NumericProperty(0)
+    """Tonight's latest match left unfinished at this table (not the one on it now), to offer to resume; 0: none."""
+    resume_text = StringProperty("")
+
+    def on_kv_post(self, *_args: Any) -> None:
+        self._resume_button = self.ids.resume.__self__  # the widget, not kv's weak proxy: it is out of the row at times
+        self.bind(resume_text=self._place_resume)
+        self._place_resume()
+
+    def _place_resume(self, *_args: Any) -> None:
+        """The resume button stands between Back and Start while there is a match to resume, and is out of the row
+        (no gap left) while there is none."""
+        row, button = self.ids.bottom, self._resume_button
+        if self.resume_text and button.parent is None:
+            row.add_widget(button, index=1)
+        elif not self.resume_text and button.parent is not None:
+            row.remove_widget(button)
+
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
+        self.resumable, self.resume_text = 0, ""
         app.send({"cmd": "names"})
+        app.send({"cmd": "results"})  # answered to offer_resume: tonight's unfinished match, if any
         self.target = "name0"
         self.language = ""
         defaults = app.setup_defaults()
@@ -596,18 +616,41 @@ class SetupScreen(DevetkaScreen):
     def start(self) -> None:
         rules = {"break": "alternate" if self.alternate else "winner", "three_foul_rule": self.three_foul_rule}
         app = App.get_running_app()
-        app.send(setup_request(app.state, self.profile, (self.ids.name0.text, self.ids.name1.text),
-                               (int(self.ids.race0.value), int(self.ids.race1.value)), self.breaker, rules,
-                               self.language or None))
+        app.leaving(setup_request(app.state, self.profile, (self.ids.name0.text, self.ids.name1.text),
+                                  (int(self.ids.race0.value), int(self.ids.race1.value)), self.breaker, rules,
+                                  self.language or None))
+
+    def offer_resume(self, answer: dict) -> None:
+        """The daemon's tonight's results: offer the latest match left unfinished here, if there is one."""
+        if not answer.get("ok"):
+            return
+        state = answer.get("state") or {}
+        row = unfinished(state.get("results"), state.get("match_id"), language=tr.language)
+        self.resumable, self.resume_text = (row.match, row.text) if row is not None else (0, "")
+
+    def resume(self) -> None:
+        if self.resumable:
+            App.get_running_app().leaving({"cmd": "resume", "match": self.resumable})
 
 
 class SettingsScreen(DevetkaScreen):
-    """The table's settings, shown once the PIN of ``[ui]`` is typed on the keypad."""
+    """The table's settings, shown once the PIN of ``[ui]`` is typed on the keypad; with no PIN chosen yet, one is
+    chosen first, typed twice. Behind the PIN, the PIN can be changed (typed twice too) and a saved change that
+    needs the daemon started again offers Restart."""
 
     pin = StringProperty("")
+    """The digits typed on the keypad; once the settings are open, the PIN they were opened with."""
     unlocked = BooleanProperty(False)
     chosen = BooleanProperty(True)
-    """A PIN is chosen (the served ``pin_chosen``): typed, the daemon checks it; else the one typed is chosen."""
+    """A PIN is chosen (the served ``pin_chosen``): typed, the daemon checks it; else one is chosen, typed twice."""
+    stage = StringProperty("enter")
+    """What the keypad is for: ``enter`` the PIN, ``choose`` a new one, or type it ``again``."""
+    first = StringProperty("")
+    """The new PIN as typed the first time, while it is typed ``again``."""
+    changing = BooleanProperty(False)
+    """The new PIN is a change made behind the PIN (the settings were open), not the first one."""
+    restart_due = BooleanProperty(False)
+    """A change saved takes effect only when the daemon starts again (the answer's ``restart``): Restart is offered."""
     mqtt = BooleanProperty(False)
     gpio = BooleanProperty(False)
     serial = BooleanProperty(False)
@@ -617,10 +660,46 @@ class SettingsScreen(DevetkaScreen):
     """The table's language (``table.language``), changed by its button and saved with the rest."""
     effective: dict[str, Any] = {}
     """The daemon's settings in effect (``{"cmd": "settings"}``): what Save compares the fields with."""
+    typed_with = ""
+    """The PIN the settings were opened with, while a new one is typed (``change_pin``)."""
+
+    def on_kv_post(self, *_args: Any) -> None:
+        self._restart_button = self.ids.restart.__self__  # the widget, not kv's weak proxy: out of the row at times
+        self.bind(restart_due=self._place_restart)
+        self._place_restart()
+
+    def _place_restart(self, *_args: Any) -> None:
+        """Restart stands beside Save while a saved change waits for it, and is out of the row (no gap) otherwise."""
+        row, button = self.ids.actions, self._restart_button
+        if self.restart_due and button.parent is None:
+            row.add_widget(button, index=0)
+        elif not self.restart_due and button.parent is not None:
+            row.remove_widget(button)
 
     def on_pre_enter(self, *_args: Any) -> None:
-        self.pin, self.unlocked = "", False
-        self.chosen = (App.get_running_app().state or {}).get("pin_chosen") is not False
+        self.unlocked = self.restart_due = self.changing = False
+        self._keypad(self._served_chosen())
+
+    def _served_chosen(self) -> bool:
+        return (App.get_running_app().state or {}).get("pin_chosen") is not False
+
+    def _keypad(self, chosen: bool) -> None:
+        """The keypad cleared, to enter the PIN (one is chosen) or to choose one."""
+        self.chosen = chosen
+        self.stage = "enter" if chosen else "choose"
+        self.pin = self.first = ""
+
+    def show(self, current: View) -> None:
+        """The served ``pin_chosen`` changed while the keypad is up (a PIN chosen at another screen, or the PIN file
+        gone): the keypad asks what the daemon now wants."""
+        if not self.unlocked and not self.changing and self._served_chosen() != self.chosen:
+            self._keypad(self._served_chosen())
+
+    def change_pin(self) -> None:
+        """Behind the PIN: a new one, typed twice, sent with the PIN the settings were opened with."""
+        self.changing, self.unlocked = True, False
+        self.stage, self.first, self.typed_with = "choose", "", self.pin
+        self.pin = ""
 
     def show_settings(self, effective: dict[str, Any]) -> None:
         self.effective = effective
@@ -648,6 +727,10 @@ class SettingsScreen(DevetkaScreen):
             return
         app.send({"cmd": "settings", "set": changes, "pin": self.pin})
 
+    def restart(self) -> None:
+        """The daemon started again on the settings saved; the screen waits for it and comes back by itself."""
+        App.get_running_app().send({"cmd": "restart", "pin": self.pin})
+
     def next_language(self) -> None:
         self.language = LANGUAGES[(LANGUAGES.index(self.language) + 1) % len(LANGUAGES)] \
             if self.language in LANGUAGES else "en"
@@ -656,25 +739,64 @@ class SettingsScreen(DevetkaScreen):
         app = App.get_running_app()
         if key == "Clear":
             self.pin = ""
-        elif key == "OK" and not self.chosen:
-            app.send({"cmd": "settings", "set": {"ui.pin": self.pin}})  # the first start: this PIN is chosen
-        elif key == "OK":
+        elif key == "OK" and self.stage == "enter":
             app.send({"cmd": "pin", "pin": self.pin})  # the daemon alone knows the PIN
+        elif key == "OK" and self.stage == "choose":
+            self.first, self.pin, self.stage = self.pin, "", "again"
+        elif key == "OK" and self.pin != self.first:
+            self.pin, self.first, self.stage = "", "", "choose"
+            app.say(tr._("The two PINs typed differ: choose the PIN again"))
+        elif key == "OK":
+            request = {"cmd": "settings", "set": {"ui.pin": self.pin}}
+            if self.changing:
+                request["pin"] = self.typed_with
+            app.send(request)
         elif len(self.pin) < 8:
             self.pin += key
 
     def answered_pin(self, answer: dict) -> None:
-        """The daemon's word on the typed PIN: open the settings, choose this PIN at the first start, or refuse."""
+        """The daemon's word on the typed PIN: open the settings, have one chosen if none is, or refuse."""
         app = App.get_running_app()
         if answer.get("ok"):
             self.unlocked = True
             app.send({"cmd": "settings"})
-        elif answer.get("code") == "pin_not_chosen":
-            app.send({"cmd": "settings", "set": {"ui.pin": self.pin}})
-            self.unlocked = True
         else:
-            self.pin = ""
+            self.refused(answer)
+
+    def refused(self, answer: dict) -> None:
+        """A PIN or a change refused: said by its ``code`` where the daemon's words name the protocol (no PIN chosen:
+        the keypad asks for one to be chosen); else in the daemon's words, the keypad cleared."""
+        app = App.get_running_app()
+        code = answer.get("code")
+        if code == "pin_not_chosen":
+            self.unlocked = self.changing = False
+            self._keypad(False)
+            app.say(tr._("No PIN is chosen yet: choose one, typed twice"))
+        elif code in ("pin_required", "pin_wrong") and not self.unlocked:
+            self.changing = False
+            self._keypad(True)
+            app.say(tr._("wrong PIN") if code == "pin_wrong" else tr._("A PIN is chosen now: enter it"))
+        else:
+            if self.stage == "again":
+                self.stage = "choose"
+            if not self.unlocked:
+                self.pin = self.first = ""
             app.say(app.words_of(answer))
+
+    def saved(self, answer: dict, request: dict) -> None:
+        """A change taken: a new PIN opens the settings on it; a change for the next start offers Restart."""
+        app = App.get_running_app()
+        state = answer.get("state") or {}
+        self.show_settings((state.get("settings") or {}).get("effective") or {})
+        if "ui.pin" in (request.get("set") or {}):
+            self.pin, self.first, self.stage = request["set"]["ui.pin"], "", "enter"
+            self.chosen = self.unlocked = True
+            self.changing = False
+            app.say(tr._("PIN chosen: the settings are open"))
+            return
+        if "set" in request:
+            self.restart_due = self.restart_due or bool(state.get("restart"))
+            app.say(tr._("Saved: Restart for it to take effect") if state.get("restart") else tr._("Saved"))
 
 
 def decimal(value: float, language: str) -> str:
@@ -746,7 +868,7 @@ class DevetkaApp(App):
     clock_phase = StringProperty("")
     """Its colour: "" (plenty of time), "warn" (from the warning, 10 s), "late" (the last 5 s), "out"."""
     screen_names = ("live", "choice", "fouls", "picker", "undo", "take_back", "more", "concede", "setup", "summary",
-                    "results", "settings", "why")
+                    "results", "settings", "why", "abandon")
     title = "Devetka"
 
     def __init__(self, socket_path: str, config: Any = None, note: str = "", wall: Any = time.time,
@@ -779,6 +901,8 @@ class DevetkaApp(App):
         """The setup screen's language button, while it is shown: the screens speak it before the match does."""
         self.linked = True
         """False once the client says the daemon cannot be reached (until it can again)."""
+        self.abandoning: dict | None = None
+        """The request (a new match, a resume) waiting for the players to leave the match on the table unfinished."""
         self.view = self._view(None)
 
     def build(self) -> Widget:
@@ -919,6 +1043,15 @@ class DevetkaApp(App):
         if command == "pin":
             self.manager.get_screen("settings").answered_pin(answer)
             return
+        if command in ("settings", "restart") and not answer.get("ok") and self.manager is not None:
+            self.manager.get_screen("settings").refused(answer)
+            return
+        if command == "restart":
+            self.say(tr._("Restarting devetka…"))
+            return
+        if command == "results" and self.manager.current == "setup":
+            self.manager.get_screen("setup").offer_resume(answer)
+            return
         if command in ("results", "result"):
             self.manager.get_screen("results").answered(answer)
             return
@@ -940,14 +1073,7 @@ class DevetkaApp(App):
             if answer.get("state") is not None:  # a language changed here is spoken from this answer on
                 self.state = answer["state"]
                 self._show(self._view(self.state))
-            settings = (answer.get("state") or {}).get("settings") or {}
-            screen = self.manager.get_screen("settings")
-            screen.show_settings(settings.get("effective") or {})
-            if "ui.pin" in (request.get("set") or {}):
-                screen.chosen = screen.unlocked = True  # the PIN chosen: the settings are open on it
-            if "set" in request:
-                restart = (answer.get("state") or {}).get("restart")
-                self.say(tr._("Saved: restart devetka for it to take effect") if restart else tr._("Saved"))
+            self.manager.get_screen("settings").saved(answer, request)
             return
         if answer.get("state") is not None:  # the state after this tap: its broadcast follows, same state
             self.state = answer["state"]
@@ -1099,6 +1225,21 @@ class DevetkaApp(App):
         breaker = state.get("rematch_breaker")
         self.send(match_start(tuple(state["players"]), race, breaker if breaker is not None else 0,
                               rematch_rules(state), tuple(skill) if skill else None, state.get("language")))
+
+    def leaving(self, request: dict) -> None:
+        """A new match or another resumed: sent at once, unless the match on the table is not over; then the
+        players are asked first, the match named by its score (``kv/abandon.kv``)."""
+        if self.view.abandon_text:
+            self.abandoning = request
+            self.go("abandon")
+        else:
+            self.send(request)
+
+    def leave_unfinished(self) -> None:
+        """Confirmed: the match on the table is left unfinished, and the new match (or the one resumed) begins."""
+        request, self.abandoning = self.abandoning, None
+        if request is not None:
+            self.send(request)
 
     def start_match(self, players: tuple[str, str], race: tuple[int, int], breaker: int, rules: dict) -> None:
         self.send(match_start(players, race, breaker, rules))

@@ -52,13 +52,39 @@ def night_rows(results: dict[str, Any] | None, local: tzinfo | None = None, lang
             continue
         winner = row.get("winner")
         outcome = _("{name} won").format(name=names[winner]) if winner is not None else _("not over yet")
-        if row.get("points") is not None:
-            (p0, p1), (t0, t1) = row["points"], row["targets"]
-            score = f"{names[0]} {p0}/{t0} – {p1}/{t1} {names[1]}"
-        else:
-            score = f"{names[0]} {row['score'][0]} – {row['score'][1]} {names[1]}"
-        rows.append(NightRow(row["match"], f"{began}  {outcome}\n{score}"))
+        rows.append(NightRow(row["match"], f"{began}  {outcome}\n{_score(row)}"))
     return tuple(reversed(rows))
+
+
+def unfinished(results: dict[str, Any] | None, current: int | None, local: tzinfo | None = None,
+               language: str | None = None) -> NightRow | None:
+    """The match of tonight to offer to resume: the latest not over (and readable) but the one on the table now,
+    as the resume button says it.
+
+    >>> print(unfinished({"matches": [
+    ...     {"match": 4, "started": "2026-11-29T20:15:00+00:00", "players": ["Ana", "Ben"], "scoring": "racks",
+    ...      "score": [2, 1], "winner": None, "racks": 3},
+    ...     {"match": 5, "started": "2026-11-29T21:30:00+00:00", "players": ["Mia", "Noa"], "scoring": "racks",
+    ...      "score": [0, 0], "winner": None, "racks": 0}]}, 5, local=UTC).text)
+    Resume Ana 2 – 1 Ben
+    (begun 20:15)
+    """
+    _ = catalog(language).gettext
+    for row in reversed((results or {}).get("matches") or ()):
+        if "error" in row or row.get("winner") is not None or row["match"] == current:
+            continue
+        began = datetime.fromisoformat(row["started"]).astimezone(local).strftime("%H:%M")
+        return NightRow(row["match"], _("Resume {score}\n(begun {time})").format(score=_score(row), time=began))
+    return None
+
+
+def _score(row: dict[str, Any]) -> str:
+    """A match's score as tonight's list says it: racks, or APA points of the targets."""
+    names = row["players"]
+    if row.get("points") is not None:
+        (p0, p1), (t0, t1) = row["points"], row["targets"]
+        return f"{names[0]} {p0}/{t0} – {p1}/{t1} {names[1]}"
+    return f"{names[0]} {row['score'][0]} – {row['score'][1]} {names[1]}"
 
 
 def chosen_row(rows: tuple[NightRow, ...], current: int | None) -> int | None:

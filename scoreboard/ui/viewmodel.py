@@ -121,7 +121,11 @@ class Summary:
     key: tuple
     title: str
     detail: str
+    """Who breaks the next rack (a rack's summary); "" once the match is over."""
     match_over: bool
+    score: str = ""
+    """The score alone, the biggest thing on the summary ("2  –  1"), between the two names."""
+    names: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)
@@ -228,6 +232,12 @@ class View:
     over every screen with Start and Not now until the players answer it."""
     call_start: Button = Button("", False)
     call_decline: Button = Button("", False)
+    apa_actions: bool = False
+    """The match scores APA points and has no push outs: the live screen's push-out slot holds Safety and Timeout."""
+    abandon_text: str = ""
+    """The match being played, named by its score, while it is not over and something of it was played (there is
+    something to undo): a new match (or another resumed) leaves it unfinished, so the screen asks first
+    (``kv/abandon.kv``). A match just set up and not begun is replaced without a word (a name mistyped)."""
 
     def side(self, index: int) -> Player:
         """Player 0 or 1, or a blank one before a match (the kv files bind to it)."""
@@ -286,7 +296,8 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
                          fouls_in_row[i], _marks(state.get("breaker") == i and winner is None, breaking, hill[i], t))
                   for i in (0, 1))
     on_table = state.get("on_table") or []
-    balls = tuple(ball(n, on=n == state["ball_on"]) for n in on_table)
+    dropped = [n for n in state.get("shot_dropped") or () if n] if state.get("shot_in_progress") else []
+    balls = tuple(ball(n, on=n == state["ball_on"]) for n in on_table if n not in dropped)  # the shot in play's
     verdict = state.get("last_verdict")
     live = winner is None
     awaiting = bool(state.get("awaiting_choice")) and live
@@ -297,7 +308,7 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
     return View(
         connected=True, has_match=True, screen=screen, players=sides,
         rack_text=_("Rack {rack}").format(rack=state["rack"]), balls=balls,
-        ball_in_hand=bool(state.get("ball_in_hand")) and live,
+        ball_in_hand=bool(state.get("ball_in_hand")) and live and not in_shot,
         status_text=" ".join(status), status_wrapped="\n".join(status),
         push_out_text=_push_out_text(state, live and not awaiting and not in_shot, t),
         warning_text=_warning(players, shooter, state, t),
@@ -309,8 +320,10 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
         rack_mode=rack_mode, rack_mode_text=rack_mode_text, **health,
         hill_text=_("HILL-HILL") if all(hill) else "",
         picker=_picker(verdict, state["identify_candidates"], t) if verdict is not None else None,
-        why_text=_why(verdict, language or state.get("language")),
+        why_text=_why(state.get("conceded") or verdict, language or state.get("language")),
         summary=summary,
+        abandon_text=_abandon_text(state, t) if live and state.get("undo") is not None else "",
+        apa_actions=state.get("safeties") is not None and (state.get("rules") or {}).get("push_outs") is False,
         buttons=_buttons(state, t),
         shot_clock=_shot_clock(state),
         sound=state.get("sound") is not False,
@@ -426,7 +439,7 @@ def _buttons(state: dict, t: Catalog) -> dict[str, Button]:
         "stalemate": _served(text["stalemate"], _action(state, "stalemate"), {"type": "stalemate"}),
         **_concede_buttons(state, t),
         "new_match": Button(text["new_match"], True),
-        "safety": _served(text["safety"], _action(state, "safety"), {"type": "safety"}),
+        "safety": _served(_safety_text(state, shooter, t), _action(state, "safety"), {"type": "safety"}),
         "timeout": _served(_timeout_text(state, shooter, t), _action(state, "timeout"), {"type": "timeout"}),
         "rerack": _served(text["rerack"], _action(state, "rerack"), {"type": "rerack"}),
         **_clock_buttons(state, t),
@@ -442,6 +455,9 @@ def _clock_buttons(state: dict, t: Catalog) -> dict[str, Button]:
     seconds = clock.get("extension")
     extension = (_("Extension\n+{seconds} s").format(seconds=seconds) if isinstance(seconds, int)
                  else _(_BUTTON_TEXT["extension"]))
+    left, shooter = clock.get("extensions_left"), state.get("shooter")
+    if isinstance(left, list) and shooter in (0, 1) and left[shooter] == 0:
+        extension = _("Extension used")
     switch = "off" if on else "on"
     return {
         "extension": _served(extension, _action(state, "extension"), {"type": "extension"}),
@@ -450,6 +466,14 @@ def _clock_buttons(state: dict, t: Catalog) -> dict[str, Button]:
         "shot_clock": _served(_("Shot clock off") if on else _("Shot clock on"), _action(state, "shot_clock", switch),
                               {"type": "shot_clock", "on": not on}),
     }
+
+
+def _safety_text(state: dict, shooter: int | None, t: Catalog) -> str:
+    """"Safety (2)": the safeties the shooter has marked in this match, as the score sheet counts them (APA)."""
+    marked = state.get("safeties")
+    if isinstance(marked, list) and shooter in (0, 1):
+        return t.gettext("Safety ({n})").format(n=marked[shooter])
+    return t.gettext("Safety")
 
 
 def _timeout_text(state: dict, shooter: int | None, t: Catalog) -> str:
@@ -493,6 +517,8 @@ def _status(players: list[str], shooter: int | None, state: dict, winner: int | 
     name = players[shooter]
     if state.get("awaiting_choice"):
         return (_("{name}: shoot, or pass it back?").format(name=name),)
+    if state.get("shot_in_progress"):
+        return _shot_in_play(name, state, t)
     if breaking and state.get("ball_in_hand"):
         return (_("{name} to break: ball in hand behind the head string (5.2)").format(name=name),)
     if state.get("ball_in_hand"):
@@ -500,12 +526,30 @@ def _status(players: list[str], shooter: int | None, state: dict, winner: int | 
     return (_("{name} to shoot").format(name=name),)
 
 
+def _shot_in_play(name: str, state: dict, t: Catalog) -> tuple[str, ...]:
+    """The shot being played (or reopened by an undo), as the daemon serves it: whose, and what it has dropped so
+    far (``shot_dropped``), not the turn before it ("to shoot: BALL IN HAND").
+
+    >>> from scoreboard.i18n.catalog import catalog
+    >>> _shot_in_play("Ana", {"shot_dropped": [3, None, 5]}, catalog("en"))
+    ('Ana: shot in play,', 'the 3 and 5 pocketed')
+    """
+    said = t.gettext("{name}: shot in play").format(name=name)
+    down = [n for n in state.get("shot_dropped") or () if n]
+    if not down:
+        return (said,)
+    balls = Balls(tuple(down))
+    return said + ",", render(msg_n("the {balls} pocketed", "the {balls} pocketed", balls.n, balls=balls), t)
+
+
 def _ruling(verdict: dict | None, state: dict, t: Catalog) -> str:
     """The last ruling in words, said from its messages in the screen's language (the daemon's words where they
-    are not served); once the push out is answered, as the daemon says it now (``ruling_now``)."""
-    if verdict is None:
+    are not served); once the push out is answered, as the daemon says it now (``ruling_now``); after a
+    concession, the concession (``conceded``), not the shot before it."""
+    conceded = state.get("conceded")
+    if verdict is None and not isinstance(conceded, dict):
         return ""
-    said = state.get("ruling_now") or verdict
+    said = conceded if isinstance(conceded, dict) else state.get("ruling_now") or verdict
     message = from_json(said["message"]) if isinstance(said.get("message"), dict) else None
     if not isinstance(message, Joined):
         return str(said.get("words", ""))
@@ -560,20 +604,38 @@ def _picker(verdict: dict, candidates: list[int], t: Catalog) -> Picker | None:
 
 
 def _summary(state: dict, verdict: dict | None, t: Catalog) -> Summary | None:
-    """The match once won (by the 9 or conceded), or the rack just won while its last shot is the last ruling."""
+    """The match once won (by the 9 or conceded), or the rack just won: while its last shot is the last ruling, or
+    while the concession that ended it is served (``conceded``: no shot ruled since)."""
     _ = t.gettext
-    players, score = state["players"], _standing(state)[0]
-    detail = f"{players[0]} {score[0]}  –  {score[1]} {players[1]}"
+    players, standing = state["players"], _standing(state)[0]
+    score, names = f"{standing[0]}  –  {standing[1]}", (players[0], players[1])
     winner = state.get("match_winner")
     if winner is not None:
         return Summary((state.get("match_id"), "match"), _("{name} wins the match").format(name=players[winner]),
-                       detail, True)
-    if verdict is None or verdict.get("rack_winner") is None:
+                       "", True, score, names)
+    conceded = state.get("conceded")
+    if isinstance(conceded, dict):
+        key = (state.get("match_id"), "conceded", conceded["rack"])
+        title = _("{name} wins rack {rack}").format(name=players[conceded["winner"]], rack=conceded["rack"])
+    elif verdict is None or verdict.get("rack_winner") is None:
         return None
-    detail += "   ·   " + _("{name} breaks rack {rack}").format(name=players[state["breaker"]], rack=state["rack"])
-    key = (state.get("match_id"), verdict["rack"], verdict["shot"])
-    title = _("{name} wins rack {rack}").format(name=players[verdict["rack_winner"]], rack=verdict["rack"])
-    return Summary(key, title, detail, False)
+    else:
+        key = (state.get("match_id"), verdict["rack"], verdict["shot"])
+        title = _("{name} wins rack {rack}").format(name=players[verdict["rack_winner"]], rack=verdict["rack"])
+    detail = _("{name} breaks rack {rack}").format(name=players[state["breaker"]], rack=state["rack"])
+    return Summary(key, title, detail, False, score, names)
+
+
+def _abandon_text(state: dict, t: Catalog) -> str:
+    """The match being played as a new match would leave it: its score and rack, not over.
+
+    >>> from scoreboard.i18n.catalog import catalog
+    >>> _abandon_text({"players": ["Ana", "Ben"], "score": [2, 1], "race": [5, 5], "rack": 4}, catalog("en"))
+    'Ana 2  –  1 Ben, rack 4, is not over.'
+    """
+    players, score = state["players"], _standing(state)[0]
+    return t.gettext("{score}, rack {rack}, is not over.").format(
+        score=f"{players[0]} {score[0]}  –  {score[1]} {players[1]}", rack=state["rack"])
 
 
 def _health(reports: list[dict], sensors: dict | None, t: Catalog | None = None) -> tuple[str, str, str]:
@@ -706,7 +768,8 @@ def match_start(players: tuple[str, str], race: tuple[int, int], breaker: int,
 
 #: Screens a player opens and closes; a new state never takes one away (the daemon's settle must not
 #: close the foul menu under a finger).
-OPENED_BY_HAND = frozenset({"fouls", "picker", "undo", "take_back", "more", "settings", "setup", "results", "why"})
+OPENED_BY_HAND = frozenset({"fouls", "picker", "undo", "take_back", "more", "settings", "setup", "results", "why",
+                            "abandon"})
 
 
 def next_screen(current: str, shown: View, dismissed: set | frozenset = frozenset(),

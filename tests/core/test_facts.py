@@ -36,7 +36,7 @@ def served(match):
 def test_no_match_serves_empty_facts():
     assert facts(None, None) == {"ball_on": None, "hill": [False, False], "break_to_come": False,
                                  "rematch_breaker": None, "shot_dropped": [], "identify_candidates": [],
-                                 "ruling_now": None, "limits": LIMITS}
+                                 "ruling_now": None, "conceded": None, "limits": LIMITS}
 
 
 def test_the_ball_on_is_the_lowest_left_and_the_break_is_to_come_until_it_is_played():
@@ -77,3 +77,36 @@ def test_once_a_push_out_is_answered_the_ruling_now_says_what_was_chosen():
     assert render(shot) == "Push out (5.6) by Ben. Ana chose to shoot from here."
     passed = served(played(*pushed, Pass()))["ruling_now"]
     assert render(passed).endswith("Ana passed it back: Ben shoots.")
+
+
+def test_a_conceded_rack_is_served_until_a_shot_is_ruled_after_it():
+    """Issue 33, 1: no verdict ends a conceded rack, so the screens said the last shot's ruling in its place."""
+    match = played(*LEGAL_BREAK, Concede(player=0, scope="rack"))
+    conceded = served_with_concession(match)["conceded"]
+    assert (conceded["player"], conceded["scope"], conceded["rack"], conceded["winner"], conceded["match_over"]) \
+        == (0, "rack", 1, 1, False)
+    assert render(conceded["message"]) == "Ana concedes the rack (R9). Score 0-1; Ben breaks rack 2."
+    assert conceded["cites"] == ["R9"]
+    match.apply(Strike())
+    assert served_with_concession(match)["conceded"] is not None  # the next break is being played: not ruled yet
+    for item in LEGAL_BREAK[1:]:
+        match.apply(item)
+    assert served_with_concession(match)["conceded"] is None
+
+
+def test_a_rack_conceded_at_the_hill_ends_the_match_and_an_undo_takes_the_concession_back():
+    match = played(Concede(player=1, scope="rack"), Concede(player=0, scope="rack"), Concede(player=0, scope="rack"))
+    conceded = served_with_concession(match)["conceded"]
+    assert conceded["match_over"] and conceded["winner"] == 1 and conceded["rack"] == 3
+    assert render(conceded["message"]) == "Ana concedes the rack (R9). Ben wins the match 1-2."
+    from scoreboard.core.inputs import Undo
+
+    match.apply(Undo())
+    assert served_with_concession(match)["conceded"]["rack"] == 2
+    match.apply(Undo())
+    match.apply(Undo())
+    assert served_with_concession(match)["conceded"] is None
+
+
+def served_with_concession(match):
+    return facts(match.state, match.last_verdict(), match.last_concession())

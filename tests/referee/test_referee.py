@@ -126,8 +126,8 @@ def test_a_shot_reopened_by_undo_waits_for_the_players_across_a_restart(tmp_path
 
 def test_commands(referee):
     assert referee.handle({"cmd": "state"}).state == referee.state()
-    known = ("(known: call, call_decline, call_start, names, new_match, pin, rack_mode, result, results, settings, "
-             "state, stats, withdraw)")
+    known = ("(known: call, call_decline, call_start, names, new_match, pin, rack_mode, restart, result, results, "
+             "resume, settings, state, stats, withdraw)")
     assert referee.handle({"cmd": "shutdown"}).error == f"unknown command 'shutdown' {known}"
     assert "cmd must be a string" in referee.handle({"cmd": 3}).error
     assert "match_start must be the match_start input" in referee.handle({"cmd": "new_match", "match_start": 3}).error
@@ -192,6 +192,46 @@ def test_new_match_without_type_and_a_second_match(referee):
     second = referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, players=["Cy", "Di"])})
     assert second.state["match_id"] == 2 and second.state["seq"] == 0 and second.state["players"] == ["Cy", "Di"]
     assert second.state["undo"] is None
+
+
+def test_an_unfinished_match_is_resumed_where_it_was_left_and_stays_current_across_a_restart(tmp_path):
+    """Issue 33, 2: a match abandoned for a new one stayed "not over yet" for good."""
+    path = tmp_path / "devetka.db"
+    referee = Referee.open(path)
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    for item in LEGAL_BREAK:
+        referee.handle(item)
+    left = referee.state()
+    referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, players=["Cy", "Di"])})
+    answer = referee.handle({"cmd": "resume", "match": 1})
+    assert answer.ok and answer.state["match_id"] == 1 and answer.state["players"] == ["Ana", "Ben"]
+    assert {key: answer.state[key] for key in ("seq", "score", "shooter", "on_table", "rack")} == \
+        {key: left[key] for key in ("seq", "score", "shooter", "on_table", "rack")}
+    assert referee.handle({"type": "strike"}).state["seq"] == left["seq"] + 1  # played on, stored in match 1
+    referee.close()
+    again = Referee.open(path)
+    try:
+        assert again.state()["match_id"] == 1 and again.state()["seq"] == left["seq"] + 1
+        assert again.handle({"cmd": "new_match", "match_start": ANA_BEN}).state["match_id"] == 3  # the latest again
+    finally:
+        again.close()
+    assert Referee.open(path).state()["match_id"] == 3
+
+
+def test_resume_refuses_by_code_and_changes_nothing(referee):
+    referee.handle({"cmd": "new_match", "match_start": dict(ANA_BEN, race=[1, 1])})
+    referee.handle({"type": "concede", "player": 0, "scope": "match"})
+    referee.handle({"cmd": "new_match", "match_start": ANA_BEN})
+    before = referee.state()
+    for request, code, words in (
+            ({"cmd": "resume"}, "invalid_input", "resume needs match: a stored match's id (a whole number), not None"),
+            ({"cmd": "resume", "match": "1"}, "invalid_input", "not '1'"),
+            ({"cmd": "resume", "match": 9}, "invalid_input", "no match 9 in the store"),
+            ({"cmd": "resume", "match": 2}, "not_now", "match 2 is the match being played"),
+            ({"cmd": "resume", "match": 1}, "not_now", "match 1 is over: there is nothing to resume")):
+        answer = referee.handle(request)
+        assert not answer.ok and answer.code == code and words in answer.error, (request, answer)
+    assert referee.state() == before
 
 
 def test_a_reopened_store_serves_the_same_state(tmp_path):

@@ -237,3 +237,40 @@ def test_the_touchscreen_s_sound_is_a_setting_behind_the_pin_served_in_the_state
     assert reply.state["settings"]["effective"]["ui.sound"] is False
     wrong = referee.handle({"cmd": "settings", "pin": PIN, "set": {"ui.sound": "off"}})
     assert not wrong.ok and "ui.sound: expected true or false" in wrong.error and referee.state()["sound"] is False
+
+
+def test_restart_behind_the_pin_starts_the_daemon_again_on_the_saved_settings(tmp_path):
+    """Issue 33, 4: a saved change that needs a restart offers one (the settings screen's Restart button)."""
+    import time
+
+    from tests.live import TIMEOUT, Client
+
+    daemon = Daemon(tmp_path, config=f'[table]\nid = "bar1"\n[ui]\npin = "{PIN}"\n')
+    daemon.start()
+    try:
+        client = daemon.client()
+        assert client.request({"cmd": "settings", "pin": PIN, "set": {"table.id": "bar2"}})["state"]["restart"]
+        bar2 = {"cmd": "new_match", "match_start": dict(ANA_BEN, table="bar2")}
+        assert client.request(bar2)["code"] == "wrong_table"  # bar1 until the restart
+        for pin, code in (("9999", "pin_wrong"), (None, "pin_wrong")):
+            answer = client.request({"cmd": "restart", "pin": pin})
+            assert not answer["ok"] and answer["code"] == code and answer["error"] == "restart: wrong PIN"
+        pid = daemon.process.pid
+        assert client.request({"cmd": "restart", "pin": PIN})["ok"]
+        client.close()
+        deadline = time.monotonic() + TIMEOUT
+        while True:  # the socket goes and comes back: the same process, started again on the settings
+            assert daemon.process.poll() is None and time.monotonic() < deadline
+            try:
+                again = Client(daemon.socket)
+                answer = again.request(bar2)
+                again.close()
+            except (OSError, ValueError):
+                answer = {"ok": False}
+            if answer["ok"]:
+                break
+            time.sleep(0.05)  # not up yet, or still the daemon before the restart (bar1)
+        assert answer["state"]["match_id"] == 1 and daemon.process.pid == pid
+    finally:
+        assert daemon.stop() == 0
+    assert "restarting, as the touchscreen asked" in daemon.stderr.decode()

@@ -368,3 +368,18 @@ def test_export_reads_a_store_the_daemon_holds_open(tmp_path: Path) -> None:
         assert len(done.stdout.splitlines()) == 2
         store.append(match_id, Settle(t=4.0))
         assert len(run("export", "--store", str(path)).stdout.splitlines()) == 3
+
+
+def test_a_resumed_match_is_current_until_a_new_one_begins(tmp_path):
+    now = lambda: "2026-11-29T20:00:00+00:00"  # noqa: E731
+    with Store.open(tmp_path / "devetka.db", now=now) as store:
+        first = store.start_match(MatchStart(players=("Ana", "Ben"), race=(3, 3), breaker=0))
+        store.append(first, Strike(t=1.0))
+        second = store.start_match(MatchStart(players=("Cy", "Di"), race=(3, 3), breaker=0))
+        store.resume_match(first)
+        assert store.current_match() == (first, store.log(first))
+        with pytest.raises(StoreError, match="no match 7 in the store"):
+            store.resume_match(7)
+        assert store.current_match()[0] == first
+        third = store.start_match(MatchStart(players=("Ed", "Flo"), race=(3, 3), breaker=0))
+        assert store.current_match()[0] == third > second

@@ -239,7 +239,8 @@ def test_a_rack_won_shows_the_summary_then_the_next_rack(screen, table):
                {"type": "settle"})
     screen.wait_for(lambda: screen.current == "summary", "the rack summary")
     assert screen.text("title") == "Ana wins rack 1"
-    assert screen.text("detail") == "Ana 1  –  0 Ben   ·   Ana breaks rack 2"
+    assert (screen.text("name0"), screen.text("score"), screen.text("name1")) == ("Ana", "1  –  0", "Ben")
+    assert screen.text("detail") == "Ana breaks rack 2"
     assert screen.text("next") == "Next rack"
     screen.wait_for(lambda: screen.text("stats"), "the rack's counts")
     assert screen.text("stats").splitlines() == [
@@ -249,6 +250,135 @@ def test_a_rack_won_shows_the_summary_then_the_next_rack(screen, table):
     assert screen.current == "live"
     assert screen.text("rack") == "Rack 2" and screen.balls() == list(range(1, 10))
     assert panel(screen, 0) == ("Ana", "1 of 3", "BREAKS")
+
+
+def concede_by_touch(screen: Touchscreen, player: int, scope: str) -> None:
+    """More -> "<name> concedes…" -> "Concede the rack" (or the match), as a player does."""
+    screen.tap_id("more")
+    screen.tap_id(f"concede{player}")
+    screen.tap_id(scope)
+
+
+def test_a_conceded_rack_gets_its_summary_and_the_ruling_says_the_concession(screen, table):
+    """Issue 33, 1: a conceded rack went straight to the next with no summary, the ruling still the last shot's
+    ("Ana shoots again"); at hill-hill "Concede the rack" ended the match without saying so."""
+    started(screen, table, race=[2, 2])
+    table.play(*BREAK_POCKETING_3)
+    screen.wait_for(lambda: "Ana shoots again" in screen.text("ruling"), "the break's ruling")
+    concede_by_touch(screen, 1, "rack")
+    screen.wait_for(lambda: screen.current == "summary", "the conceded rack's summary")
+    assert screen.text("title") == "Ana wins rack 1"
+    assert screen.text("score") == "1  –  0" and screen.text("detail") == "Ana breaks rack 2"
+    assert screen.text("ruling") == "Ben concedes the rack (R9). Score 1-0; Ana breaks rack 2."
+    screen.tap_id("next")
+    assert screen.current == "live" and screen.text("rack") == "Rack 2"
+    assert screen.text("ruling") == "Ben concedes the rack (R9). Score 1-0; Ana breaks rack 2."
+    screen.tap_id("ruling")
+    assert screen.current == "why" and screen.text("rules").startswith("[b]R9 Concession[/b]")
+    screen.tap_text("Back")
+    table.play({"type": "concede", "player": 0, "scope": "rack"})  # 1-1: hill-hill
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("title") == "Ben wins rack 2",
+                    "rack 2's summary")
+    screen.tap_id("next")
+    concede_by_touch(screen, 1, "rack")
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("title") == "Ana wins the match",
+                    "the match summary")
+    assert screen.text("ruling") == "Ben concedes the rack (R9). Ana wins the match 2-1."
+
+
+def test_a_conceded_match_says_so_not_the_last_shots_ruling(screen, table):
+    """Issue 33, 1: after a conceded match the summary showed "... Ben has ball in hand" on a won match."""
+    started(screen, table)
+    table.play(*LEGAL_BREAK, *BAD_HIT)
+    screen.wait_for(lambda: "has ball in hand" in screen.text("ruling"), "the foul's ruling")
+    concede_by_touch(screen, 1, "match")
+    screen.wait_for(lambda: screen.current == "summary", "the match summary")
+    assert screen.text("title") == "Ana wins the match"
+    assert screen.text("ruling") == "Ben concedes the match (R9). Ana wins the match 0-0."
+    assert "ball in hand" not in screen.text("ruling")
+
+
+def test_a_match_in_play_is_left_only_once_confirmed_by_its_score_and_is_offered_to_resume(screen, table):
+    """Issue 33, 2: More -> New match -> Start match replaced a match in play without a word, and it could not be
+    resumed."""
+    started(screen, table)
+    table.play({"type": "concede", "player": 1, "scope": "rack"})
+    screen.wait_for(lambda: screen.current == "summary", "rack 1's summary")
+    screen.tap_id("next")
+    screen.tap_id("more")
+    screen.tap_id("new_match")
+    screen.wait_for(lambda: screen.current == "setup", "the setup screen")
+    assert not screen.visible(screen.widget("resume"))  # nothing of tonight's to resume
+    screen.tap_id("start")
+    assert screen.current == "abandon" and screen.text("question") == "Leave this match unfinished?"
+    assert screen.text("score") == "Ana 1  –  0 Ben, rack 2, is not over."
+    screen.tap_id("back")
+    assert screen.current == "live" and table.play({"cmd": "state"})["match_id"] == 1  # nothing sent
+    screen.tap_id("more")
+    screen.tap_id("new_match")
+    screen.tap_id("name0")
+    screen.type("Mia")
+    screen.tap_key("Done")
+    screen.tap_id("start")
+    screen.tap_id("leave")
+    screen.wait_for(lambda: screen.current == "live" and panel(screen, 0)[0] == "Mia", "the new match")
+    table.play(*LEGAL_BREAK)
+    screen.wait_for(lambda: screen.text("status") == "Ben to shoot", "Mia's break played")
+    screen.tap_id("more")
+    screen.tap_id("new_match")
+    screen.wait_for(lambda: screen.visible(screen.widget("resume")), "the unfinished match offered")
+    assert screen.text("resume").startswith("Resume Ana 1 – 0 Ben\n(begun ")
+    screen.tap_id("resume")
+    assert screen.current == "abandon" and screen.text("score") == "Mia 0  –  0 Ben, rack 1, is not over."
+    screen.tap_id("leave")
+    screen.wait_for(lambda: screen.current == "live" and panel(screen, 0) == ("Ana", "1 of 3", "BREAKS"),
+                    "match 1 resumed")
+    assert screen.text("rack") == "Rack 2" and table.play({"cmd": "state"})["match_id"] == 1
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_after_a_match_summary_next_rack_keeps_its_width_and_the_score_is_the_biggest_on_the_summary(screen, table):
+    """Issue 33, 6: after any match summary, every later rack summary squeezed Next rack to about 70 px beside a dead
+    gap (the hidden Tonight's-results button kept its width); the rack summary's score was 15 px."""
+    from kivy.uix.label import Label
+
+    started(screen, table, race=[1, 1])
+    table.play(*NINE_ON_THE_BREAK)
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("next") == "Rematch", "the match summary")
+    assert screen.visible(screen.widget("results"))
+    table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, race=[2, 2],
+                                                        players=["Ana Marija Kovačević", "Zvonimir Ćosić-Šarić"])})
+    screen.wait_for(lambda: screen.current == "live", "the next match")
+    table.play(*NINE_ON_THE_BREAK)
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("next") == "Next rack", "the rack summary")
+    screen.wait_for(lambda: screen.text("stats"), "the rack's counts")
+    screen.frames(2)
+    assert not screen.visible(screen.widget("results"))
+    assert screen.widget("next").width >= screen.widget("new_match").width - 2  # an equal share of the row
+    labels = [w for w in screen.widget("title").parent.walk() if isinstance(w, Label) and w.text
+              and screen.visible(w) and w is not screen.widget("score").__self__]
+    biggest = max(labels, key=cap_height)
+    assert cap_height(screen.widget("score")) > cap_height(biggest), (biggest.text, cap_height(biggest))
+    assert cap_height(screen.widget("score")) >= 28 * screen.window.size[1] / 480
+    assert screen.cut() == []
+    screen.screenshot("rack-summary-long-names")
+
+
+def test_a_shot_in_play_shows_what_it_has_dropped_and_not_the_turn_before_it(screen, table):
+    """Issue 33, 5: during a shot, and while an undo kept one open, the balls it had pocketed still showed and the
+    status still said "... to shoot: BALL IN HAND"."""
+    started(screen, table)
+    table.play(*LEGAL_BREAK, *BAD_HIT)  # Ana has ball in hand
+    screen.wait_for(lambda: screen.text("status") == "Ana to shoot: BALL IN HAND", "Ana's ball in hand")
+    table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 3},
+               {"type": "pocket", "ball": 5})
+    screen.wait_for(lambda: screen.text("status") == "Ana: shot in play,\nthe 3 and 5 pocketed", "the shot in play")
+    assert screen.balls() == [1, 2, 4, 6, 7, 8, 9]
+    table.play({"type": "settle"})
+    screen.wait_for(lambda: screen.text("status") == "Ana to shoot", "the shot over")
+    table.play({"type": "undo"})  # the shot open again, waiting for the players
+    screen.wait_for(lambda: screen.text("status") == "Ana: shot in play,\nthe 3 and 5 pocketed", "the shot reopened")
+    assert screen.balls() == [1, 2, 4, 6, 7, 8, 9]
 
 
 def test_the_match_won_offers_a_rematch(screen, table):
@@ -313,7 +443,9 @@ def test_settings_are_changed_by_touch_and_a_refusal_is_shown_in_the_daemons_wor
     screen.tap_text("Serial sensors: off")
     screen.tap_id("save")
     screen.wait_for(lambda: screen.app.message.startswith("Saved"), "the settings saved")
-    assert "restart devetka" in screen.app.message and screen.text("serial") == "Serial sensors: on"
+    assert screen.app.message == "Saved: Restart for it to take effect"
+    assert screen.text("serial") == "Serial sensors: on"
+    assert screen.visible(screen.widget("restart"))
     assert json.loads(settings_file.read_text()) == {"table.id": "bar2", "shots.settle_after_s": 2.5,
                                                      "sensors.serial.enabled": True}
     assert screen.current == "settings" and screen.text("table_id") == "bar2" and screen.text("settle") == "2.5"
@@ -472,6 +604,77 @@ def test_screenshots_of_an_apa_match_and_the_profile_picker(screen, table, size)
         assert Image(str(path)).size == size, path
 
 
+def test_an_apa_match_shows_safety_and_timeout_in_the_push_out_slot_with_their_counts(screen, table):
+    """Issue 33, 6: in APA matches a greyed Push out took a slot APA never uses."""
+    started(screen, table, rules={"profile": "apa9"}, apa_skill=[3, 3])
+    table.play(*BREAK_POCKETING_3)
+    screen.wait_for(lambda: screen.app.view.players[0].score_text == "1 of 25", "Ana's point")
+    assert not screen.visible(screen.widget("push_out_button"))
+    assert (screen.text("safety_live"), screen.text("timeout_live")) == ("Safety (0)", "Timeout (2 left)")
+    screen.tap_id("timeout_live")
+    screen.wait_for(lambda: screen.text("timeout_live") == "Timeout (1 left)", "the timeout taken")
+    assert table.play({"cmd": "state"})["timeouts_left"] == [1, 2]
+    table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "settle"})
+    screen.wait_for(lambda: screen.text("status") == "Ben to shoot", "Ben at the table")
+    screen.tap_id("safety_live")
+    screen.wait_for(lambda: sum(table.play({"cmd": "state"})["safeties"]) == 1, "the safety marked")
+    state = table.play({"cmd": "state"})
+    screen.wait_for(lambda: screen.text("safety_live") == f"Safety ({state['safeties'][state['shooter']]})",
+                    "the shooter's safeties counted on the button")
+
+
+def leaving_and_resuming(screen: Touchscreen, table: Table, shoot) -> None:
+    """Issue 33's screens, reached by touch in whatever language the table speaks, each handed to ``shoot`` (a name):
+    a conceded rack's summary, the confirm before a match in play is left, the setup screen offering it back, and
+    the settings with Restart offered."""
+    table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=LONG_NAMES)}, *BREAK_POCKETING_3)
+    screen.wait_for(lambda: screen.current == "live" and screen.app.view.players, "the match")
+    concede_by_touch(screen, 1, "rack")
+    screen.wait_for(lambda: screen.current == "summary" and screen.text("stats"), "the conceded rack's summary")
+    shoot("summary-conceded")
+    screen.tap_id("next")
+    screen.tap_id("more")
+    screen.tap_id("new_match")
+    screen.wait_for(lambda: screen.current == "setup", "the setup screen")
+    screen.tap_id("start")
+    screen.wait_for(lambda: screen.current == "abandon", "the confirm")
+    shoot("abandon")
+    screen.tap_id("leave")
+    screen.wait_for(lambda: screen.current == "live" and screen.app.state.get("match_id") == 2, "the new match")
+    table.play(*LEGAL_BREAK)
+    screen.tap_id("more")
+    screen.tap_id("new_match")
+    screen.wait_for(lambda: screen.visible(screen.widget("resume")), "the unfinished match offered")
+    shoot("setup-resume")
+    screen.tap_id("back")
+    screen.tap_id("health")
+    screen.type_pin()
+    screen.wait_for(lambda: screen.text("table_id") == "table1", "the settings opened")
+    screen.tap_id("table_id")
+    screen.type("bar2")
+    screen.tap_key("Done")
+    screen.tap_id("save")
+    screen.wait_for(lambda: screen.visible(screen.widget("restart")), "Restart offered")
+    screen.tap_id("message")
+    shoot("settings-restart")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_leaving_and_resuming_a_match(screen, table, size):
+    """docs/screenshots/: issue 33's screens at both sizes, with 20-character names, nothing cut."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    shots = []
+
+    def shoot(name: str) -> None:
+        shots.append(screen.screenshot(name))
+        assert screen.cut() == [], name
+
+    leaving_and_resuming(screen, table, shoot)
+    from kivy.core.image import Image
+
+    assert len(shots) == 4 and all(Image(str(path)).size == size for path in shots)
+
+
 def test_names_played_here_before_are_offered_on_the_setup_screen(screen, table):
     table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=["Mia", "Noa"])})
     screen.wait_for(lambda: screen.current == "live" and screen.text("status") == BREAK.format("Mia"),
@@ -506,7 +709,7 @@ def test_either_player_concedes_named_on_the_button_and_only_once_confirmed(scre
     screen.tap_id("concede0")
     screen.tap_id("match")
     screen.wait_for(lambda: screen.current == "summary", "the match summary")
-    assert screen.text("title") == "Ben wins the match" and screen.text("detail") == "Ana 0  –  0 Ben"
+    assert screen.text("title") == "Ben wins the match" and screen.text("score") == "0  –  0"
 
 
 def test_a_full_disk_is_shown_on_the_health_button_and_the_match_is_kept(screen, daemon, tmp_path):
@@ -1002,10 +1205,82 @@ def test_the_first_pin_is_chosen_on_the_keypad_as_the_daemon_serves_pin_chosen(s
     assert [w.text for w in title] == ["Settings: choose a PIN (4-8 digits)"]
     shot = screen.screenshot("settings-choose-pin")
     screen.type_pin("2468")
+    assert screen.text("keypad_title") == "Type the same PIN again"
+    assert table.play({"cmd": "state"})["pin_chosen"] is False
+    screen.type_pin("2468")
     screen.wait_for(lambda: screen.visible(screen.widget("opened")), "the settings opened on the chosen PIN")
+    assert screen.app.message == "PIN chosen: the settings are open"
     assert table.play({"cmd": "settings"})["settings"]["pin_chosen"] is True
     assert table.client.request({"cmd": "pin", "pin": "0000"})["code"] == "pin_wrong"
     assert table.play({"cmd": "pin", "pin": "2468"})["pin_chosen"] is True
+    from kivy.core.image import Image
+
+    assert Image(str(shot)).size == (800, 480)
+
+
+@pytest.mark.parametrize("daemon_config", [""])
+def test_the_first_pin_is_typed_twice_and_the_keypad_never_shows_a_protocol_line(screen, table):
+    """Issue 33, 4: any four digits silently became the PIN; a PIN chosen elsewhere while the keypad was up left it
+    choosing, and the refusal showed the players a raw '{"cmd": "settings", ...}' line."""
+    started(screen, table)
+    screen.tap_id("health")
+    screen.type_pin("1357")
+    screen.type_pin("1358")  # a slip of the finger: nothing is chosen
+    assert screen.app.message == "The two PINs typed differ: choose the PIN again"
+    assert screen.text("keypad_title") == "Settings: choose a PIN (4-8 digits)"
+    assert table.play({"cmd": "state"})["pin_chosen"] is False
+    screen.type_pin("1357")
+    assert screen.text("keypad_title") == "Type the same PIN again"
+    table.play({"cmd": "settings", "set": {"ui.pin": "2468"}})  # chosen meanwhile, elsewhere
+    screen.wait_for(lambda: screen.text("keypad_title") == "Settings: enter the PIN", "the keypad asking for the PIN")
+    screen.type_pin("1357")
+    screen.wait_for(lambda: screen.app.message, "the refusal")
+    assert screen.app.message == "wrong PIN" and not screen.visible(screen.widget("opened"))
+    screen.type_pin("2468")
+    screen.wait_for(lambda: screen.text("table_id") == "table1", "the settings opened")
+    said = [w.text for w in screen.app.root.walk() if getattr(w, "text", "")]
+    assert not [text for text in said if '{"' in text or '"cmd"' in text], said
+
+
+def test_the_pin_is_changed_behind_it_and_a_change_for_the_next_start_offers_restart(screen, table, daemon):
+    """Issue 33, 4: the PIN could not be changed on the screen; a change that needs a restart said so in words
+    only ("Saved: restart devetka...")."""
+    started(screen, table)
+    screen.tap_id("health")
+    screen.type_pin()
+    screen.wait_for(lambda: screen.text("table_id") == "table1", "the settings opened")
+    assert not screen.visible(screen.widget("restart"))  # nothing waits for a restart
+    screen.tap_id("change_pin")
+    assert screen.text("keypad_title") == "Choose the new PIN (4-8 digits)"
+    screen.type_pin("9753")
+    screen.type_pin("9753")
+    screen.wait_for(lambda: screen.app.message == "PIN chosen: the settings are open", "the new PIN")
+    assert table.client.request({"cmd": "pin", "pin": "0000"})["code"] == "pin_wrong"
+    screen.tap_id("table_id")
+    screen.type("bar2")
+    screen.tap_key("Done")
+    screen.tap_id("message")  # the word on the new PIN covers Save until tapped away
+    screen.tap_id("save")
+    screen.wait_for(lambda: screen.app.message == "Saved: Restart for it to take effect", "the change saved")
+    screen.tap_id("message")  # the word covers the bottom row until tapped away
+    shot = screen.screenshot("settings-restart")
+    bar2 = {"cmd": "new_match", "match_start": dict(ANA_BEN, table="bar2")}
+    assert table.client.request(bar2)["code"] == "wrong_table"  # table1 until the daemon starts again
+    screen.tap_id("restart")
+    deadline = time.monotonic() + 60
+    while True:  # the daemon goes and comes back, started again as bar2
+        assert time.monotonic() < deadline, "the daemon did not come back as bar2"
+        try:
+            again = Table(daemon)
+            answer = again.client.request(bar2)
+            again.client.close()
+        except (OSError, ValueError, AssertionError):
+            answer = {"ok": False}
+        if answer["ok"]:
+            break
+        screen.frames()
+    screen.wait_for(lambda: screen.app.linked and (screen.app.state or {}).get("match_id") == 2,
+                    "the screen back on the daemon started again")
     from kivy.core.image import Image
 
     assert Image(str(shot)).size == (800, 480)

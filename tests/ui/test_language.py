@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.live import ANA_BEN
-from tests.ui.test_app import BAD_HIT, BREAK_POCKETING_3, LEGAL_BREAK, LONG_NAMES
+from tests.ui.test_app import BAD_HIT, BREAK_POCKETING_3, LEGAL_BREAK, LONG_NAMES, leaving_and_resuming
 
 #: English words of the screens; what is left in a Croatian screen must be none of them (push out is the seed's
 #: own word, GPIO, APA, PIN, OK and Broker are names).
@@ -273,3 +273,12 @@ def test_screenshots_of_the_shot_clock_in_croatian(screen, table, size):
     screen.tap_id("more")
     assert screen.text("shot_clock_switch") == "Isključi sat"
     looked_at(screen, "more-shot-clock", [])
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_leaving_and_resuming_a_match_in_croatian(screen, table, size):
+    """docs/screenshots/hr/: issue 33's screens in Croatian at both sizes: nothing cut, nothing in English."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    shots: list = []
+    leaving_and_resuming(screen, table, lambda name: looked_at(screen, name, shots))
+    assert len(shots) == 4

@@ -150,7 +150,7 @@ def test_a_rack_won_and_the_match_won_give_summaries(referee):
     v = view(play(referee, {"type": "strike"}, {"type": "first_contact", "ball": 1},
                   {"type": "pocket", "ball": 9}, {"type": "settle"}))
     assert v.screen == "summary" and v.summary.match_over
-    assert v.summary.title == "Ana wins the match" and v.summary.detail == "Ana 1  –  0 Ben"
+    assert v.summary.title == "Ana wins the match" and (v.summary.names, v.summary.score) == (("Ana", "Ben"), "1  –  0")
     assert v.status_text == "Ana wins the match" and not v.buttons["miss"].enabled
     assert v.buttons["undo"].enabled and v.buttons["fouls"].enabled  # a late foul reopens the rack
 
@@ -161,7 +161,7 @@ def test_a_rack_won_is_summed_up_while_the_next_is_broken(referee):
                   {"type": "pocket", "ball": 9}, {"type": "settle"}))
     assert v.screen == "live" and v.summary is not None and not v.summary.match_over
     assert v.summary.title == "Ana wins rack 1"
-    assert v.summary.detail == "Ana 1  –  0 Ben   ·   Ana breaks rack 2"
+    assert (v.summary.score, v.summary.detail) == ("1  –  0", "Ana breaks rack 2")
     assert v.rack_text == "Rack 2" and len(v.balls) == 9
     nxt = view(play(referee, *BREAK_EMPTY))
     assert nxt.summary is None
@@ -455,3 +455,21 @@ def test_the_view_speaks_the_state_s_language_from_the_served_messages(referee):
              *(button.text for button in croatian.buttons.values()), *(button.text for _, button in croatian.fouls)]
     assert [text for text in texts if english.search(text)] == []
     assert view(state, language="hr").status_text == "Ben: igra ili prepušta?"
+
+
+def test_a_conceded_rack_is_summarised_and_ruled_by_its_concession_in_the_players_language(referee):
+    """Issue 33, 1: the ruling after a concession was the last shot's, and no summary came."""
+    started(referee, race=[2, 2])
+    play(referee, *BREAK_EMPTY, *BAD_HIT)
+    v = view(play(referee, {"type": "concede", "player": 0, "scope": "rack"}))
+    assert v.summary is not None and v.summary.title == "Ben wins rack 1" and not v.summary.match_over
+    assert v.ruling_text == "Ana concedes the rack (R9). Score 0-1; Ben breaks rack 2."
+    assert v.why_text.startswith("[b]R9 ")
+    assert view(referee.state(), language="hr").ruling_text.startswith("Ana predaje")
+
+
+def test_an_extension_once_used_is_marked_on_its_button(clocked):
+    """Issue 33, 6: the Extension button looked the same before and after the shooter's one extension."""
+    referee, _ = clocked
+    used = view(play(referee, {"type": "extension"})).buttons["extension"]
+    assert used.text == "Extension used" and not used.enabled
