@@ -56,8 +56,9 @@ rc=0
     > "$work/pytest.log" 2>&1 || rc=$?
 end=$EPOCHREALTIME
 read -r busy1 total1 < <(cpu_busy)
+grep -E '^(FAILED|ERROR) ' "$work/pytest.log" || true
 tail -1 "$work/pytest.log"
-read -r user sys < "$work/cpu"
+read -r user sys < <(tail -1 "$work/cpu")   # after "Command exited with non-zero status N" when it failed
 python3 - "$work/junit.xml" "$start" "$end" "$user" "$sys" "$busy0" "$total0" "$busy1" "$total1" <<'EOF'
 import collections, sys, xml.etree.ElementTree as ET
 path, start, end, user, system, b0, t0, b1, t1 = sys.argv[1], *map(float, sys.argv[2:])
