@@ -34,3 +34,22 @@ def test_every_schema_is_valid_json_schema_and_the_state_requires_its_contract()
         validator(name)
     state = json.loads((REPO / "docs" / "schema" / "state.schema.json").read_text())["$defs"]["State"]
     assert "contract" in state["required"] and state["additionalProperties"] is False
+
+
+def test_a_served_state_with_a_field_of_the_wrong_type_or_an_undeclared_one_is_refused_naming_it(referee):
+    """tests/served.py's ``valid``, which every test reading a served record calls: a state as served fits, and one
+    with a wrong type or an undeclared field is refused by both its validators, the failure naming the field."""
+    import orjson
+    import pytest
+
+    from tests.served import problems, valid
+
+    state = orjson.loads(orjson.dumps(dict(referee.state(), type="state")))
+    assert valid("state", state) is state
+    wrong_type = dict(state, score="1-0")
+    undeclared = dict(state, colour="red")
+    assert problems("state", wrong_type) == ["score: '1-0' is not of type 'array'"]
+    assert problems("state", undeclared) == ["(the object): Additional properties are not allowed ('colour' was "
+                                             "unexpected)"]
+    with pytest.raises(AssertionError, match="score: '1-0' is not of type 'array'"):
+        valid("state", wrong_type)

@@ -58,7 +58,7 @@ def start_xvfb() -> tuple[subprocess.Popen, str]:
 @pytest.fixture(scope="session")
 def kivy_window():
     """The one Kivy window of this process, 800x480, on its own Xvfb; no input but the tests' touches; its frames
-    drawn, not shown on the X screen."""
+    run (the clock, layout, touches) but not drawn on the X screen."""
     xvfb, display = start_xvfb()
     os.environ["DISPLAY"] = display
     try:
@@ -73,11 +73,13 @@ def kivy_window():
 
         EventLoop.ensure_window()
         Window.close = lambda *args: None
-        # Frames are drawn (on_draw) but not swapped onto the X screen: nothing in this process reads that screen
-        # (a screenshot renders the root into a texture, export_to_png; touches come through Kivy's input), and
-        # on Mesa's llvmpipe the swap cost 80 ms a frame at 800x480 and 330 ms at 1920x1080, over half of every
-        # touchscreen test. The tests that read the X screen run devetka ui in a process of its own (``display``).
+        # Frames are neither drawn into the window's buffer (on_draw) nor swapped onto the X screen: nothing in this
+        # process reads either (a screenshot renders the root into a framebuffer of its own, export_to_png, so every
+        # test that looks at pixels still draws them; touches come through Kivy's input). On Mesa's llvmpipe the swap
+        # cost 80 ms a frame at 800x480 and 330 ms at 1920x1080, and drawing the frames a third of the touchscreen
+        # tests' CPU time. The tests that read the X screen run devetka ui in a process of its own (``display``).
         Window.flip = lambda: None
+        Window.on_draw = lambda: None
         yield Window
     finally:
         xvfb.terminate()

@@ -21,10 +21,15 @@ BAD_HIT = [{"type": "strike"}, {"type": "first_contact", "ball": 5}, {"type": "c
            {"type": "settle"}]
 
 
-def play(referee: Referee, *inputs: dict) -> dict:
+def accepted(referee: Referee, *inputs: dict) -> None:
+    """Each input accepted; the state not built (a test about to read it reads it once)."""
     for item in inputs:
         reply = referee.handle(item)
         assert reply.ok, (item, reply.error)
+
+
+def play(referee: Referee, *inputs: dict) -> dict:
+    accepted(referee, *inputs)
     return referee.state()
 
 
@@ -289,7 +294,7 @@ def test_along_simulated_matches_every_enabled_button_is_accepted(referee, seed)
     down_in_shot: set | None = set()  # what the shot on (or last) pocketed; None: not known (after an undo)
     settled = False
     for item in log:
-        play(referee, to_json(item))
+        accepted(referee, to_json(item))
         kind = type(item).TYPE
         if kind in ("strike", "first_contact", "cushion", "pocket") and settled:
             down_in_shot, settled = set(), False  # a new shot: the last one can no longer be amended
@@ -318,9 +323,9 @@ def test_along_simulated_matches_every_enabled_button_is_accepted(referee, seed)
             reply = referee.handle(button.request)
             assert reply.ok, (name, button.request, reply.error, state)
             if reply.changed and "cmd" not in button.request:
-                play(referee, {"type": "undo"})
+                accepted(referee, {"type": "undo"})
             elif "cmd" in button.request:
-                play(referee, {"cmd": "rack_mode", "on": state["rack_mode"]})
+                accepted(referee, {"cmd": "rack_mode", "on": state["rack_mode"]})
             # What the undo that put it back took back, and a shot it reopened, are the only differences.
             after_undo = {k: v for k, v in referee.state().items() if k not in ("seq", "taken_back", "shot_reopened")}
             assert after_undo == {k: v for k, v in state.items() if k not in ("seq", "taken_back", "shot_reopened")}
