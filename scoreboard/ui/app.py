@@ -350,7 +350,9 @@ def _band(cx: float, cy: float, radius: float) -> Mesh:
 class BallButton(OnePress, ButtonBehavior, BallView):
     """A ball to tap (the ball picker, a ball off the table); ``request`` is what the tap sends.
 
-    >>> BallButton(number=3, request={"type": "identify", "ball": 3}).request["ball"]
+    Its kv rule (BallView's) sizes it by the running app, so without one it is made without the rules:
+
+    >>> BallButton(number=3, request={"type": "identify", "ball": 3}, **{"__no_builder": True}).request["ball"]
     3
     """
 
