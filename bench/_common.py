@@ -6,7 +6,9 @@ import contextlib
 import os
 import platform
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def pin_to_one_core() -> str:
@@ -65,3 +67,24 @@ def print_header(pinned: str) -> None:
     print(f"machine: {info['cpus']} CPUs, {info['cpu']}; {info['python']}; {info['system']}")
     print(f"affinity: {pinned}")
     print(f"load average: {load_average()} (other work on the machine skews the figures)")
+
+
+def subscriber(port: int, topics: list[tuple[str, int]], on_message: Callable[..., None], name: str,
+               websocket: bool = False) -> Any:
+    """A started paho client on 127.0.0.1:``port`` (MQTT, or a WebSocket listener at ``/mqtt``), subscribed to
+    ``topics`` at every connect, handing each message to ``on_message(client, userdata, message)``: the benches'
+    stamps of what a broker carried."""
+    import secrets
+
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{name}-{secrets.token_hex(3)}",
+                         transport="websockets" if websocket else "tcp")
+    if websocket:
+        client.ws_set_options(path="/mqtt")
+    client.on_connect = lambda c, u, f, r, p: c.subscribe(topics)
+    client.on_message = on_message
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    return client

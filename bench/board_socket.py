@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import secrets
 import statistics
 import sys
 import tempfile
@@ -30,7 +29,7 @@ from pathlib import Path
 
 import orjson
 import paho.mqtt.client as mqtt
-from _common import load_average, machine
+from _common import load_average, machine, subscriber
 from paho.mqtt.enums import CallbackAPIVersion
 from venue import percentile
 
@@ -68,14 +67,8 @@ class Listener:
     def __init__(self, port: int, qos: int) -> None:
         self.heard: dict[int, float] = {}
         self.lock = threading.Lock()
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bench-socket-{secrets.token_hex(3)}",
-                             transport="websockets")
-        client.ws_set_options(path="/mqtt")
-        client.on_connect = lambda c, u, f, r, p: c.subscribe("devetka/director/event/+", qos)
-        client.on_message = self._message
-        client.connect("127.0.0.1", port)
-        client.loop_start()
-        self.client = client
+        self.client = subscriber(port, [("devetka/director/event/+", qos)], self._message, "bench-socket",
+                                 websocket=True)
 
     def _message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         now = time.time() * 1000

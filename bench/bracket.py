@@ -36,8 +36,7 @@ from pathlib import Path
 
 import orjson
 import paho.mqtt.client as mqtt
-from _common import load_average, machine
-from paho.mqtt.enums import CallbackAPIVersion
+from _common import load_average, machine, subscriber
 from venue import chromium_pids, cpu_seconds, percentile, proportional_mb
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,16 +62,8 @@ class Heard:
         self.won: dict[str, float] = {}
         self.published: dict[str, float] = {}
         self.lock = threading.Lock()
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bench-bracket-{secrets.token_hex(3)}",
-                             transport="websockets" if websocket else "tcp")
-        if websocket:
-            client.ws_set_options(path="/mqtt")
-        client.on_connect = lambda c, u, f, r, p: c.subscribe([("devetka/director/event/+", 1),
-                                                               ("devetka/+/state", 0)])
-        client.on_message = self._message
-        client.connect("127.0.0.1", port)
-        client.loop_start()
-        self.client = client
+        self.client = subscriber(port, [("devetka/director/event/+", 1), ("devetka/+/state", 0)], self._message,
+                                 "bench-bracket", websocket)
 
     def _message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         now = time.time() * 1000

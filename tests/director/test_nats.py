@@ -6,6 +6,7 @@ the director on it (docs/venue.md, "The director on a NATS venue")."""
 from __future__ import annotations
 
 import queue
+from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -24,16 +25,26 @@ pytestmark = pytest.mark.skipif(nats_server_binary() is None, reason="nats-serve
 DIRECTOR_PASSWORD = "d1rector-pw"
 
 
+def table_t1(tmp_path: Path, broker: TableBroker) -> Daemon:
+    """Table t1's daemon (not started) on its own broker, the one bridged to the venue's nodes."""
+    folder = tmp_path / "t1"
+    folder.mkdir()
+    return Daemon(folder, config=f'[table]\nid = "t1"\n[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n')
+
+
+def director_secret(tmp_path: Path) -> Path:
+    """The director's password file, as install.sh leaves it for the unit."""
+    secret = tmp_path / "director.password"
+    secret.write_text(DIRECTOR_PASSWORD + "\n")
+    return secret
+
+
 def test_a_nats_venue_carries_the_call_in_and_the_result_back(tmp_path):
     with NatsCluster({"t1": "t1-pw"}, director_password=DIRECTOR_PASSWORD) as cluster:
         (first, *others) = cluster.mqtt_addresses
         broker = TableBroker(bridge.render_table_bridge("t1", first[0], first[1], "t1", "t1-pw", others=others))
         with broker:
-            folder = tmp_path / "t1"
-            folder.mkdir()
-            daemon = Daemon(folder, config=f'[table]\nid = "t1"\n[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n')
-            secret = tmp_path / "director.password"
-            secret.write_text(DIRECTOR_PASSWORD + "\n")
+            daemon, secret = table_t1(tmp_path, broker), director_secret(tmp_path)
             director = RunningDirector(tmp_path, "--mqtt-host", first[0], "--mqtt-port", str(first[1]), "--mqtt-user",
                                        "director", "--mqtt-password-file", str(secret))
             try:
@@ -70,11 +81,7 @@ def test_the_directors_node_lost_mid_match_the_table_plays_on_and_its_result_is_
         broker = TableBroker(bridge.render_table_bridge("t1", node2[0], node2[1], "t1", "t1-pw",
                                                         others=[node3, node1]))
         with broker:
-            folder = tmp_path / "t1"
-            folder.mkdir()
-            daemon = Daemon(folder, config=f'[table]\nid = "t1"\n[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n')
-            secret = tmp_path / "director.password"
-            secret.write_text(DIRECTOR_PASSWORD + "\n")
+            daemon, secret = table_t1(tmp_path, broker), director_secret(tmp_path)
             login = ("--mqtt-host", node1[0], "--mqtt-port", str(node1[1]), "--mqtt-user", "director",
                      "--mqtt-password-file", str(secret))
             director = RunningDirector(tmp_path, *login)
