@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from scoreboard.sim.children import die_with_parent
+from scoreboard.sim.children import die_with_parent, end
 from scoreboard.sim.ports import free_port
 
 #: Where Debian puts the broker (``/usr/sbin`` is not on every user's PATH).
@@ -176,14 +176,7 @@ class PrivateBroker:
     def stop(self) -> None:
         """End the broker (SIGTERM, then SIGKILL if it lingers); the folder is kept for a ``start`` again."""
         process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        process.terminate()
-        try:
-            process.wait(timeout=START_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        end(process, START_TIMEOUT)
 
     def close(self) -> None:
         """Stop the broker and remove its folder."""

@@ -63,6 +63,7 @@ from scoreboard.core.match import Match
 from scoreboard.core.output import state_line
 from scoreboard.i18n.environment import _, ngettext, said
 from scoreboard.sensing.interface import Emit, Heard
+from scoreboard.sim.children import end
 from scoreboard.sim.table import Sensors, SimulatedTable
 
 STRIKE_PIN = 17
@@ -431,12 +432,7 @@ class Touchscreen:
 
     def close(self) -> None:
         """Close the window (SIGTERM; SIGKILL if it lingers)."""
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        end(self.process, 10)
 
 
 def play(options: DemoOptions, out: Callable[[str], None] = print, screen: bool = False,

@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from scoreboard.sim.children import die_with_parent
+from scoreboard.sim.children import die_with_parent, end
 from scoreboard.sim.nats_cluster import HOST, START_TIMEOUT, ClusterError, nats_server_binary, probe
 from scoreboard.sim.ports import free_port
 from scoreboard.venue import nats
@@ -83,13 +83,7 @@ class ReadersBroker:
 
     def stop(self) -> None:
         process, self.process = self.process, None
-        if process is not None and process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=START_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        end(process, START_TIMEOUT)
 
     def close(self) -> None:
         self.stop()

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scoreboard.sim.broker import BrokerError, ConfiguredBroker, free_port
-from scoreboard.sim.children import die_with_parent
+from scoreboard.sim.children import die_with_parent, end
 from scoreboard.sim.demo import HELD, has_display
 from scoreboard.sim.nats_cluster import ClusterError
 from scoreboard.sim.readers import ReadersBroker
@@ -195,13 +195,7 @@ class Table:
         return "; ".join(([said[-1].removeprefix("devetka demo: ")] if said else []) + [_exit(self.process)])
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        end(self.process, STOP_TIMEOUT_S)
         self.broker.close()
 
 

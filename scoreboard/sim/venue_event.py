@@ -28,7 +28,7 @@ from typing import Any
 from scoreboard.adapters.local_api.client import request_once
 from scoreboard.core.inputs import MatchStart, RuleOptions, Settle, to_json
 from scoreboard.sim.broker import BrokerError
-from scoreboard.sim.children import die_with_parent
+from scoreboard.sim.children import die_with_parent, end
 from scoreboard.sim.table import SimulatedTable
 from scoreboard.sim.venue_demo import TableBroker, VenueBroker, table_ids
 from scoreboard.venue import bridge
@@ -181,13 +181,7 @@ class Director:
         return answer
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        end(self.process, 30)
 
 
 class Table:
@@ -216,13 +210,7 @@ class Table:
                 time.sleep(0.05)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        end(self.process, 30)
         self.broker.close()
 
 
