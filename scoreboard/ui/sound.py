@@ -32,11 +32,15 @@ _UNSEEN = object()
 class Cues:
     """Which sound the shot clock calls for: asked every frame with the face and the wall clock (``at``), and told
     every state's time foul (``ruled``); each sound of a turn comes once, and none for a moment already past when
-    the screen first saw it (a screen started 8 s before the deadline does not sound the warning)."""
+    the screen first saw it (a screen started 8 s before the deadline does not sound the warning). A screen that
+    saw the turn before its warning and drew no frame in the warning's second (starved on a slow Pi) sounds the
+    warning at its next frame, in place of any tick that frame calls for."""
 
     def __init__(self) -> None:
         self._played: set[tuple] = set()
         self._deadline: int | None = None
+        self._before_warning = False
+        """This turn was seen before its warning: a warning it missed is still owed."""
         self._foul: Any = _UNSEEN
 
     def at(self, face: ShotClockFace | None, now_ms: float) -> str | None:
@@ -46,7 +50,16 @@ class Cues:
         if face.deadline_ms != self._deadline:  # another turn, or an extension moved it: its own sounds
             self._deadline = face.deadline_ms
             self._played = {key for key in self._played if key[1] == face.deadline_ms}
+            self._before_warning = False
+        if face.warning_ms is not None and now_ms < face.warning_ms:
+            self._before_warning = True
         key = _due(face, now_ms)
+        owed = ("warning", face.deadline_ms)
+        if self._before_warning and owed not in self._played and (key is None or key[0] == "tick") \
+                and face.warning_ms is not None and now_ms >= face.warning_ms:
+            if key is not None:
+                self._played.add(key)  # that second's tick gives way to it, as in the warning's own second
+            key = owed
         if key is None or key in self._played:
             return None
         self._played.add(key)

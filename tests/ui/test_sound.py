@@ -43,6 +43,18 @@ def test_a_screen_that_comes_in_late_sounds_only_what_is_due_now():
     assert heard(Cues(), FACE, 97_500, 98_000) == [(97_500, "tick")]  # that second's tick, at once
 
 
+def test_a_screen_starved_through_the_warning_s_second_sounds_it_at_its_next_frame():
+    """A slow Pi drew no frame from 1.2 s before the warning to 1.3 s after it: the warning comes late, not never,
+    and that second's tick gives way to it (the suite saw the warning lost once, under load)."""
+    cues = Cues()
+    assert heard(cues, FACE, 88_000, 88_900) == []
+    assert heard(cues, FACE, 91_300, 97_100) == [(91_300, "warning"), (95_000, "tick"), (96_000, "tick"),
+                                                 (97_000, "tick")]
+    tick_second = Cues()
+    assert heard(tick_second, FACE, 89_000, 89_100) == []
+    assert heard(tick_second, FACE, 95_200, 96_100) == [(95_200, "warning"), (96_000, "tick")]
+
+
 def test_an_extension_moves_the_tones_with_the_deadline():
     cues = Cues()
     assert [name for _, name in heard(cues, FACE, 96_000, 97_100)] == ["tick", "tick"]  # 4 s and 3 s left
