@@ -189,6 +189,10 @@ class Director:
         answer = self._state(self._event_id(request))
         answer["tables"] = {"seen": self.tables, "free": self.free_tables()}
         for match in answer["state"]["matches"]:
+            if match["status"] == "playing" and match["table"]:
+                served = self._served_score(match["table"], match["match"])
+                if served:
+                    match["served"] = served  # what a move would go on from
             if match["status"] in ("called", "playing") and match["table"] in self.tables \
                     and not self.reachable(match["table"]):
                 match["in_doubt"] = True  # its table is offline: its score is the one it last served

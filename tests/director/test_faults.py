@@ -214,7 +214,7 @@ def test_a_table_whose_power_is_pulled_mid_match_is_in_doubt_and_event_move_play
         board.wait_for("devetka/t1/state", lambda state: state["score"] == [1, 0])  # served to the venue
     finally:
         board.close()
-    until(lambda: matches(director)["W1-1"]["status"], lambda s: s == "playing")
+    until(lambda: matches(director)["W1-1"].get("served"), lambda s: s == {"score": [1, 0], "breaker": 0})
     tables["t1"].freeze()
     doubt = until(lambda: matches(director)["W1-1"], lambda m: m.get("in_doubt"), timeout=2 * TIMEOUT)
     assert doubt["table"] == "t1" and "t1" not in status(director)["tables"]["free"]
