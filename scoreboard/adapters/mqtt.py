@@ -23,11 +23,14 @@ import logging
 import socket
 import ssl
 from collections import deque
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVarTuple
 
 import orjson
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from scoreboard.config.table import MqttConfig
@@ -39,6 +42,7 @@ from scoreboard.core.rules import Step
 from scoreboard.referee.service import REQUEST_LIMIT, Service
 
 log = logging.getLogger("devetka.mqtt")
+Args = TypeVarTuple("Args")
 
 QOS = 1
 INFLIGHT = 100  # unacknowledged publishes on the wire; a loopback broker acknowledges in well under a millisecond
@@ -325,17 +329,19 @@ class MqttLink:
 
     # --- in paho's thread -----------------------------------------------------------------------------------
 
-    def _to_loop(self, callback, *args: Any) -> None:
+    def _to_loop(self, callback: Callable[[*Args], object], *args: *Args) -> None:
         try:
             self.loop.call_soon_threadsafe(callback, *args)
         except RuntimeError:
             pass  # the event loop is closed: the daemon is stopping
 
-    def _on_socket_open(self, client, userdata, sock) -> None:
+    def _on_socket_open(self, client: mqtt.Client, userdata: Any, sock: mqtt.SocketLike) -> None:
         """No Nagle: without it a small publish can wait 20-40 ms for the broker's ack of the one before."""
+        if not isinstance(sock, socket.socket):
+            return  # paho's websocket wrapper: not a socket of ours to set
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        except (OSError, AttributeError):
+        except OSError:
             pass  # not a TCP socket (a Unix socket broker): nothing to delay
 
     def _say_once(self, state: str, message: str) -> None:
@@ -344,7 +350,8 @@ class MqttLink:
             self._said = state
             _say(message)
 
-    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: mqtt.ConnectFlags, reason_code: ReasonCode,
+                    properties: Properties | None) -> None:
         if reason_code.is_failure:
             self._say_once("refused", f"the broker {self.address} refused the connection: {reason_code}; "
                                       "trying again")
@@ -356,23 +363,25 @@ class MqttLink:
             subscriptions.append((self.topics.ha_status, SubscribeOptions(qos=QOS)))
         _, self._subscribed = client.subscribe(subscriptions)
 
-    def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reason_codes: list[ReasonCode],
+                      properties: Properties | None) -> None:
         """The broker has our subscriptions, and paho put its resends on the wire right after the CONNACK: the
         outbox and the state may follow them now, in order."""
         if mid == self._subscribed:
             self._to_loop(self._announce)
 
-    def _on_connect_fail(self, client, userdata) -> None:
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         self._say_once("away", f"cannot reach the broker {self.address}; trying again every {RECONNECT_MAX_S} s "
                                "at most")
 
-    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: mqtt.DisconnectFlags, reason_code: ReasonCode,
+                       properties: Properties | None) -> None:
         self._to_loop(self._offline)
         if self._up and not self._closing:
             self._say_once("away", f"lost the broker {self.address} ({reason_code}); reconnecting")
         self._up = False
 
-    def _on_message(self, client, userdata, message) -> None:
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         if message.topic == self.topics.cmd:
             if message.retain:  # live or kept by the broker: retain-as-published tells us either way
                 self._to_loop(self._retained_command, bytes(message.payload))

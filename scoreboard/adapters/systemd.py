@@ -30,8 +30,8 @@ def watchdog_interval(environ: dict[str, str] | None = None) -> float | None:
     >>> watchdog_interval({"WATCHDOG_USEC": "4000000", "WATCHDOG_PID": "0"}) is None  # for another process
     True
     """
-    environ = os.environ if environ is None else environ
-    usec, pid = environ.get("WATCHDOG_USEC"), environ.get("WATCHDOG_PID")
+    env = os.environ if environ is None else environ
+    usec, pid = env.get("WATCHDOG_USEC"), env.get("WATCHDOG_PID")
     if not usec or not usec.isdigit() or int(usec) == 0:
         return None
     if pid and pid != str(os.getpid()):

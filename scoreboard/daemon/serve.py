@@ -20,7 +20,7 @@ from scoreboard.referee.referee import Referee
 from scoreboard.referee.service import Service
 from scoreboard.referee.settings import Overrides
 from scoreboard.referee.store import StoreError
-from scoreboard.sensing.interface import Source
+from scoreboard.sensing.interface import FencedSource, Report, Source
 
 log = logging.getLogger("devetka.run")
 
@@ -136,11 +136,15 @@ async def serve(config: Config, sources: Sequence[Source] = (), on_serving: Call
             link.start()
         referee.sources = list(sources)
         for source in sources:
-            if hasattr(source, "fence"):  # heard up to nowhere yet: the settle timer asks it first
+            if isinstance(source, FencedSource):  # heard up to nowhere yet: the settle timer asks it first
                 referee.timer.heard(source.name, -math.inf)
         referee.sensors = {"gpio": config.sensors.gpio.enabled, "serial": config.sensors.serial.enabled}
+
+        def emit(report: Report) -> None:
+            loop.call_soon_threadsafe(service.report, report)
+
         for source in sources:
-            source.start(lambda report: loop.call_soon_threadsafe(service.report, report))
+            source.start(emit)
         if on_serving is not None:
             on_serving(server)
         try:

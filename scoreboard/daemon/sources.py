@@ -45,7 +45,7 @@ def serial_source(port: str, baud: int | None = None) -> Source:
     """A microcontroller on a serial line (``firmware_bridge.source.SerialSource``), at ``baud`` or its default."""
     from firmware_bridge.source import SerialSource
 
-    return SerialSource(port, **({"baudrate": baud} if baud else {}))
+    return SerialSource(port, baudrate=baud) if baud else SerialSource(port)
 
 
 def gpio_source(config: Config) -> Source:

@@ -30,12 +30,12 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from scoreboard.config.table import MatchConfig
 from scoreboard.contract import present
 from scoreboard.contract.present import served
-from scoreboard.contract.records import CODES, State
+from scoreboard.contract.records import State
 from scoreboard.core import profiles
 from scoreboard.core.actions import actions, refused
 from scoreboard.core.inputs import (
@@ -60,11 +60,12 @@ from scoreboard.core.settle import DEFAULT_SETTLE_AFTER, SettleTimer
 from scoreboard.core.stats import counts
 from scoreboard.i18n.catalog import catalog
 from scoreboard.referee import calls
-from scoreboard.referee.reply import Reply, StaleReply
+from scoreboard.referee.reply import Reply, StaleReply, is_code
 from scoreboard.referee.results import night, result_texts
+from scoreboard.referee.settings import Overrides
 from scoreboard.referee.shot_clock import ShotClockTimer
 from scoreboard.referee.store import Store, StoreError, WriteError
-from scoreboard.sensing.interface import Health, Heard
+from scoreboard.sensing.interface import FencedSource, Health, Heard, Source
 
 COMMANDS = ("call, call_decline, call_start, names, new_match, pin, rack_mode, restart, result, results, resume, "
             "settings, state, stats, withdraw")
@@ -77,6 +78,9 @@ MATCH_OVER = msg("The match is over.")
 NO_PIN = msg("no PIN is chosen yet: choose one (4 to 8 digits) with {command}, or [ui] pin in the config",
              command='{"cmd": "settings", "set": {"ui.pin": "..."}}')
 WRONG_PIN = msg("wrong PIN")
+
+T = TypeVar("T")
+
 
 def _utc_now() -> datetime:
     return datetime.now(timezone.utc)
@@ -102,7 +106,7 @@ def _said(served: dict[str, Any] | None, words: Catalog) -> dict[str, Any] | Non
 def refusal(message: Arg, words: Catalog, code: str = "invalid_input", **fields: Any) -> Reply:
     """A refused request: the error in English (the log's and the API's words) and in the players' language, and
     its ``code``."""
-    assert code in CODES, code
+    assert is_code(code), code
     return Reply(False, error=render(message), words=render(message, words), code=code, **fields)
 
 
@@ -129,13 +133,13 @@ class _Kept:
     are compared as a tuple compares them, so a verdict that is the same object costs no deep comparison."""
 
     def __init__(self) -> None:
-        self._kept: dict[str, tuple[tuple, Any]] = {}
+        self._kept: dict[str, tuple[tuple[object, ...], Any]] = {}
 
-    def __call__(self, key: tuple, make: Callable[[], Any]) -> Any:
+    def __call__(self, key: tuple[str, *tuple[object, ...]], make: Callable[[], T]) -> T:
         name = key[0]
         kept = self._kept.get(name)
         if kept is not None and kept[0] == key:
-            return kept[1]
+            return cast(T, kept[1])
         value = make()
         self._kept[name] = (key, value)
         return value
@@ -210,7 +214,7 @@ class Referee:
         self.rack_mode = False
         self.calls = calls.TableCalls(wall)
         """The venue director's call offered here, and the calls answered (``scoreboard.referee.calls``)."""
-        self.sources: list = []
+        self.sources: list[Source] = []
         """The sensor sources, told when rack mode begins and ends (``devetka run`` fills it)."""
         self.stored: list[Callable[[int, Input, Step | None], None]] = []
         """Called with ``(seq, input, step)`` after each input is committed (MQTT's events); a match_start's
@@ -220,7 +224,7 @@ class Referee:
         self.sensors = {"gpio": False, "serial": False}
         """Which sensor sources the config turns on (``devetka run`` sets it), served in the state: with neither,
         the table is refereed from taps alone, and the screen must not say "Sensors OK"."""
-        self.overrides = None
+        self.overrides: Overrides | None = None
         """The screen's settings over the config file (``scoreboard.referee.settings``); None: not kept here."""
         self._pin_chosen: bool | None = None
         """Whether a PIN is chosen, kept from the settings (read again after a change): served as ``pin_chosen``."""
@@ -242,7 +246,7 @@ class Referee:
             self.resume_problem = f"the current match in the store does not fold, so none is resumed: {error}"
 
     @classmethod
-    def open(cls, store_path: str | os.PathLike, *, now: Callable[[], datetime | str] = _utc_now,
+    def open(cls, store_path: str | os.PathLike[str], *, now: Callable[[], datetime | str] = _utc_now,
              **options: Any) -> Referee:
         """Open the store (a corrupt file is moved aside: see ``moved_aside``) and resume its current match.
 
@@ -296,9 +300,8 @@ class Referee:
     def fence(self) -> None:
         """Ask every source that can to say how far it has been heard (its next ``Heard``)."""
         for source in self.sources:
-            fence = getattr(source, "fence", None)
-            if fence is not None:
-                fence()
+            if isinstance(source, FencedSource):
+                source.fence()
 
     def heard(self, report: Heard) -> None:
         """A way in has handed in everything up to ``report.t`` (the sources' monotonic clock): the settle timer
@@ -358,7 +361,7 @@ class Referee:
         self._moves += 1
         return self._new_match(match_start)
 
-    def _command(self, request: dict) -> Reply:
+    def _command(self, request: dict[str, Any]) -> Reply:
         cmd = request["cmd"]
         if cmd in calls.COMMANDS:
             return self.calls.handle(self, request)
@@ -434,7 +437,7 @@ class Referee:
         self.set_rack_mode(on)
         return Reply(True, self._served(), changed=True)
 
-    def _settings(self, request: dict) -> Reply:
+    def _settings(self, request: dict[str, Any]) -> Reply:
         """Read the settings, or check and store changes (all or none); the settle time, the table's language and
         the sound apply at once."""
         from scoreboard.config.table import ConfigError
@@ -574,7 +577,7 @@ class Referee:
             listener(0, match_start, None)
         return Reply(True, self._served(), changed=True)
 
-    def _input(self, raw: dict) -> Reply:
+    def _input(self, raw: dict[str, Any]) -> Reply:
         try:
             item = parse(raw)
         except InputError as error:
@@ -602,10 +605,11 @@ class Referee:
 
     def _apply(self, item: Input) -> Reply:
         """Apply, commit, then answer: the one path every input takes, the settle timer's included."""
+        t = self.now() if item.t is None else item.t
         if item.t is None:
-            item = replace(item, t=self.now())
+            item = replace(item, t=t)
         match = self.match
-        if match is None:
+        if match is None or self.match_id is None:
             return self._refuse(msg("no match yet: start one with {command}",
                                     command='{"cmd": "new_match", "match_start": {...}}'), "not_now")
         too_late = self._clock_refusal(item)
@@ -628,7 +632,7 @@ class Referee:
         self.seq = seq
         self.taken_back = taken_back
         self.timer.seen(item, match.state)
-        self._clock_seen(item.t, match.state)
+        self._clock_seen(t, match.state)
         for listener in self.stored:
             listener(seq, item, step)
         if self.rack_mode and isinstance(item, Strike):
@@ -742,7 +746,7 @@ class Referee:
             profile_fixes=self.profile_fixes, profile_locked=self.defaults.locked, pin_chosen=self.pin_chosen(),
             sensed=self.table_sensed if self.table_sensed is not None else _sensors_of(self.defaults),
             call=self.calls.served(words), match_call=match.match_start.call if match is not None else None,
-            called_results=self.calls.results(self, state_line(match.state) if called else {}), **answer)
+            called_results=self.calls.results(self, state_line(match.state) if match and called else {}), **answer)
         if match is None:
             return present.state(None, **daemon, last_verdict=None, undo=None, undo_shot=None, taken_back=None,
                                  shot_reopened=False, rules=None, rules_version=None,

@@ -4,7 +4,19 @@ that what the referee's parts answer with needs no referee."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
+
+from scoreboard.contract.records import CODES, Code
+
+
+def is_code(code: str) -> TypeGuard[Code]:
+    """Whether ``code`` is a refusal's kind docs/mqtt.md lists (``CODES``): the calls pass on the code a call was
+    refused with before, kept as a string.
+
+    >>> is_code("not_now"), is_code("nope")
+    (True, False)
+    """
+    return code in CODES
 
 
 class StaleReply(RuntimeError):
@@ -24,7 +36,7 @@ class Reply:
 
     def __init__(self, ok: bool, state: dict[str, Any] | Callable[[], dict[str, Any]] | None = None,
                  error: str | None = None, changed: bool = False, wrong_pin: bool = False,
-                 words: str | None = None, code: str | None = None) -> None:
+                 words: str | None = None, code: Code | None = None) -> None:
         self.ok = ok
         self._state = state
         self.error = error
@@ -46,4 +58,4 @@ class Reply:
         return f"Reply(ok={self.ok!r}, error={self.error!r}, code={self.code!r}, changed={self.changed!r})"
 
 
-__all__ = ["Reply", "StaleReply"]
+__all__ = ["Reply", "StaleReply", "is_code"]

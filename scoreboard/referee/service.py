@@ -18,10 +18,12 @@ import orjson
 
 from scoreboard.contract import present
 from scoreboard.contract.present import served
+from scoreboard.contract.records import CODES, Code
 from scoreboard.core.inputs import Input, Strike
 from scoreboard.core.messages import Catalog, Message, msg, render
 from scoreboard.core.rules import Step
-from scoreboard.referee.referee import CODES, Referee, Reply
+from scoreboard.referee.referee import Referee
+from scoreboard.referee.reply import Reply
 from scoreboard.sensing.interface import Health, Heard, Report
 
 #: A request longer than this is refused unread, on every way in (a line of the local API, an MQTT payload).
@@ -79,7 +81,7 @@ class Service:
         """The store's lasting id: with the match and the seq it names a state, and an event, for good."""
         return self.referee.store.id
 
-    def refusal(self, request_id: Any, message: Message, code: str = "invalid_input") -> dict[str, Any]:
+    def refusal(self, request_id: Any, message: Message, code: Code = "invalid_input") -> dict[str, Any]:
         """The answer refusing a request: ``error`` in English (the API's words), ``words`` in the players', and
         its ``code`` (``CODES``)."""
         assert code in CODES, code
@@ -207,9 +209,11 @@ class Service:
 
     def changed(self, reply: Reply | None = None) -> None:
         """Every watcher gets the state; an applied input's reply builds it (sensors and the settle timer, the hot
-        path): its served actions are not tried on the fold a second time, nor at all with no one watching."""
+        path): its served actions are not tried on the fold a second time, nor at all with no one watching. A
+        refusal that changed the state (the store's fault in its health) has none of its own: the state now."""
         if not self._watchers:
             return
-        message = self.state() if reply is None else dict(reply.state, type="state")
+        state = None if reply is None else reply.state
+        message = self.state() if state is None else dict(state, type="state")
         for watcher in list(self._watchers):
             watcher(message)

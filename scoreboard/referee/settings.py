@@ -55,12 +55,12 @@ def _acl_names_table(config: Config, table: str) -> Message:
                user=repr(config.mqtt.username), prefix=config.mqtt.prefix, table=table)
 
 
-def path_beside(store_path: str | os.PathLike) -> Path:
+def path_beside(store_path: str | os.PathLike[str]) -> Path:
     """Where the overrides of a daemon live: its data directory, the folder of its store."""
     return Path(store_path).parent / FILE_NAME
 
 
-def _overlay(raw: dict, values: dict[str, Any]) -> dict:
+def _overlay(raw: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
     """The config file's TOML tables with the dotted ``values`` written into them (a copy)."""
     merged = copy.deepcopy(raw)
     for dotted, value in values.items():
@@ -89,13 +89,14 @@ table.language, shots.settle_after_s, mqtt.enabled, mqtt.host, mqtt.port, sensor
 sensors.serial.enabled, ui.sound, ui.pin)
     """
 
-    def __init__(self, path: str | os.PathLike, base: dict, values: dict[str, Any] | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str], base: dict[str, Any],
+                 values: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
         self.base = base
         self.values: dict[str, Any] = dict(values or {})
 
     @classmethod
-    def open(cls, path: str | os.PathLike, base: dict) -> tuple[Overrides, ConfigError | None]:
+    def open(cls, path: str | os.PathLike[str], base: dict[str, Any]) -> tuple[Overrides, ConfigError | None]:
         """The overrides in ``path`` (none if absent); a broken file gives none and the error naming file and key."""
         settings = cls(path, base)
         try:
@@ -124,7 +125,8 @@ sensors.serial.enabled, ui.sound, ui.pin)
             if key not in SETTABLE:
                 raise ConfigError(key, msg("not a setting the screen may change (it may change {keys})",
                                            keys=", ".join(SETTABLE)))
-        return build(Config, _overlay(self.base, values))
+        config: Config = build(Config, _overlay(self.base, values))
+        return config
 
     def shown(self) -> dict[str, Any]:
         """What the ``settings`` command answers: the overrides, the values in effect, and the file."""

@@ -163,7 +163,7 @@ class Store:
         """What was wrong with that file."""
 
     @classmethod
-    def open(cls, path: str | os.PathLike, *, now: Callable[[], datetime | str] | None = None) -> Store:
+    def open(cls, path: str | os.PathLike[str], *, now: Callable[[], datetime | str] | None = None) -> Store:
         """Open or create the store; a corrupt or foreign file is moved aside and a new store begun.
 
         The check reads the file read-only, so a corrupt file goes aside as it was
@@ -187,7 +187,7 @@ class Store:
         return cls(connection, path, now, moved_aside=aside, problem=problem)
 
     @classmethod
-    def open_readonly(cls, path: str | os.PathLike) -> Store:
+    def open_readonly(cls, path: str | os.PathLike[str]) -> Store:
         """Open an existing store only to read it (export, listing): nothing is created or moved."""
         path = Path(path)
         if not path.is_file():
@@ -218,6 +218,7 @@ class Store:
                 (started, _dumps(list(match_start.players)), _dumps(list(match_start.race)), match_start.table,
                  RULES_VERSION))
             match_id = cursor.lastrowid
+            assert match_id is not None, "an INSERT's cursor has the row's id"
             db.execute("INSERT INTO inputs (match_id, seq, input) VALUES (?, 0, ?)",
                        (match_id, _dumps(to_json(match_start))))
             db.execute("DELETE FROM store_info WHERE key = 'current'")  # the latest is the current one again
@@ -245,7 +246,7 @@ class Store:
             row = db.execute("SELECT MAX(seq) FROM inputs WHERE match_id = ?", (match_id,)).fetchone()
             if row[0] is None:
                 raise StoreError(msg("no match {match} in the store", match=match_id))
-            seq = row[0] + 1
+            seq = int(row[0]) + 1
             db.execute("INSERT INTO inputs (match_id, seq, input) VALUES (?, ?, ?)", (match_id, seq, text))
         return seq
 
@@ -293,7 +294,7 @@ class Store:
         row = self._db.execute("SELECT rules_version FROM matches WHERE id = ?", (match_id,)).fetchone()
         if row is None:
             raise StoreError(msg("no match {match} in the store", match=match_id))
-        return row[0]
+        return int(row[0])
 
     def current_match(self) -> tuple[int, list[Input]] | None:
         """The current match and its log (``match_start`` first): the latest, unless an older one was resumed since
@@ -361,7 +362,7 @@ class Store:
         rules_version = self.rules_version(match_id)
         try:
             state = Match.resume(self.log(match_id), rules_version).closed().state
-            score, winner = tuple(state.table.score), state.table.match_winner
+            score, winner = state.table.score, state.table.match_winner
         except (StoreError, RuleError) as problem:
             error = f"the log does not fold: {problem}"
         players_, race_ = orjson.loads(players), orjson.loads(race)

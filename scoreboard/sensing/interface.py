@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from scoreboard.core.inputs import Input, Pocket, Strike
 
@@ -82,6 +82,16 @@ class Source(Protocol):
     def set_rack_mode(self, on: bool) -> None: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class FencedSource(Source, Protocol):
+    """A source that reads on a thread of its own: asked (``fence``), it emits ``Heard(name, t)`` after its next
+    look at its lines."""
+
+    name: str
+
+    def fence(self) -> None: ...
 
 
 class RackGate:

@@ -9,7 +9,7 @@ from firmware_bridge.link import SerialLink
 from firmware_bridge.protocol import HELLO_BOOT, Arm, CueStrike, CushionHit, Heartbeat, Hello, Ping, PocketDrop, encode
 from firmware_bridge.source import SerialSource
 from scoreboard.core.inputs import Cushion, Pocket, Strike
-from scoreboard.sensing.interface import Health, Heard
+from scoreboard.sensing.interface import FencedSource, Health, Heard
 
 from .conftest import WAIT
 
@@ -134,6 +134,7 @@ def test_asked_how_far_it_is_heard_it_says_so_after_the_inputs_that_came_before_
     reports.until(is_status("online"))
     mcu.write(encode(CushionHit("head", None), 1) + encode(PocketDrop(3, "head_left", 4, 1), 2))
     asked = time.monotonic()
+    assert isinstance(source, FencedSource)  # what the daemon checks before it asks (referee.fence)
     source.fence()
     got = reports.until(lambda r: type(r) is Heard)
     assert [type(r) for r in got if type(r) is not Health] == [Cushion, Pocket, Heard]

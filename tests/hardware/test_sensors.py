@@ -19,7 +19,7 @@ from gpiozero.pins.mock import MockFactory
 from hardware.sensors import GpioSource, SensorLine
 from scoreboard.config.table import load, parse
 from scoreboard.core.inputs import Cushion, Pocket, Strike
-from scoreboard.sensing.interface import Health, Heard
+from scoreboard.sensing.interface import FencedSource, Health, Heard
 from scoreboard.sensing.wiring import GpioConfig
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "deploy" / "table.example.toml"
@@ -103,6 +103,7 @@ def test_asked_how_far_it_is_heard_the_next_poll_says_its_time_after_what_it_let
     table = Table(clock, ALL_POCKETS)
     table.pulse("pocket:side_left", at=1000.0)
     table.pulse("pocket:foot_left", at=1000.2)
+    assert isinstance(table.source, FencedSource)  # what the daemon checks before it asks (referee.fence)
     table.source.fence()
     assert table.poll(1001.1) == [Pocket(None, "side_left", 1000.0, "gpio"), Heard("gpio", 1001.1)]
     assert table.poll(1002.0)[2:] == [Pocket(None, "foot_left", 1000.2, "gpio")]  # unasked: no word

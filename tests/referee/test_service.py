@@ -10,9 +10,12 @@ import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoreboard.referee.referee import CODES, COMMANDS, Referee
+from scoreboard.contract.records import CODES
+from scoreboard.core.inputs import parse
+from scoreboard.referee.referee import COMMANDS, Referee
 from scoreboard.referee.service import Service
-from tests.live import ANA_BEN, Daemon
+from tests.disks import fill, small_disk
+from tests.live import ANA_BEN, LEGAL_BREAK, Daemon
 from tests.paths import REPO
 
 SCALAR = st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.floats(allow_nan=False) | st.text(max_size=8)
@@ -111,3 +114,27 @@ def test_every_refusal_code_is_documented_in_the_mqtt_doc():
     doc = (REPO / "docs" / "mqtt.md").read_text()
     table = doc[doc.index("### Refusals: `code`"):doc.index("```json", doc.index("### Refusals: `code`"))]
     assert re.findall(r"^\| `(\w+)` \|", table, re.MULTILINE) == list(CODES)
+
+
+def test_a_sensors_input_the_full_disk_refuses_is_logged_and_every_watcher_sees_the_store_fault(tmp_path):
+    """A refusal that changed the state (the store's health) has no state of its own: the watchers get the state
+    now. A sensor's input, the settle timer's and the shot clock's all come this way, with no one to answer."""
+    with small_disk(tmp_path) as disk:
+        referee = Referee.open(disk / "devetka.db")
+        try:
+            service = Service(referee)
+            seen: list[dict] = []
+            service.watch(seen.append)
+            assert referee.handle({"cmd": "new_match", "match_start": ANA_BEN}).ok
+            fill(disk)
+            for raw in LEGAL_BREAK * 50:  # the WAL takes a few inputs in the room it has; then the disk is full
+                before = service.state()
+                service.report(parse(raw))
+                if seen and seen[-1]["health"]:
+                    break
+            else:
+                raise AssertionError("a full disk took 350 inputs")
+            assert seen[-1]["type"] == "state" and seen[-1]["health"][0]["status"] == "full"
+            assert dict(seen[-1], health=[]) == dict(before, health=[])  # the match as it was
+        finally:
+            referee.close()

@@ -75,7 +75,8 @@ class Connection:
         text = self.stream.readline()
         if not text:
             raise ConnectionError("the daemon closed the connection")
-        return orjson.loads(text)
+        message: dict[str, Any] = orjson.loads(text)
+        return message
 
     def send_raw(self, data: bytes) -> dict[str, Any]:
         """Send bytes and return the next answer, keeping the broadcasts that come first."""
@@ -135,8 +136,8 @@ class ApiClient:
     state, and ``ask`` and ``wait_for`` block for those who may (the demo, the tests).
     """
 
-    def __init__(self, socket_path: str | os.PathLike[str], *, on_state: Callable[[dict], None] = _ignore,
-                 on_answer: Callable[[dict], None] = _ignore, on_connected: Callable[[bool], None] = _ignore,
+    def __init__(self, socket_path: str | os.PathLike[str], *, on_state: Callable[[dict[str, Any]], None] = _ignore,
+                 on_answer: Callable[[dict[str, Any]], None] = _ignore, on_connected: Callable[[bool], None] = _ignore,
                  deliver: Callable[[Callable[[], None]], None] = _now, retry_s: float = RETRY_S) -> None:
         self.socket_path = str(socket_path)
         self.on_state, self.on_answer, self.on_connected = on_state, on_answer, on_connected
@@ -144,8 +145,8 @@ class ApiClient:
         self.retry_s = retry_s
         self.state: dict[str, Any] | None = None
         self._ids = itertools.count(1)
-        self._sent: dict[int, dict] = {}
-        self._answers: dict[int, dict] = {}
+        self._sent: dict[int, dict[str, Any]] = {}
+        self._answers: dict[int, dict[str, Any]] = {}
         self._waiting: set[int] = set()
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
@@ -176,7 +177,7 @@ class ApiClient:
         if self._thread is not None:
             self._thread.join(timeout=10)
 
-    def send(self, request: dict, wait_s: float = 0.0) -> dict:
+    def send(self, request: dict[str, Any], wait_s: float = 0.0) -> dict[str, Any]:
         """Send a request with a fresh id; returns ``{"id": ..., "request": ...}``, or an ``error`` if not sent.
 
         The answer comes later through ``on_answer``; or, if it comes within ``wait_s``, it is returned here
@@ -198,7 +199,7 @@ class ApiClient:
                 return answer
         return refused if refused is not None else {"id": request_id, "request": request}
 
-    def ask(self, request: dict, timeout: float = TIMEOUT_S) -> dict:
+    def ask(self, request: dict[str, Any], timeout: float = TIMEOUT_S) -> dict[str, Any]:
         """Send a request and wait for its answer (never from the thread ``deliver`` runs handlers on).
 
         An answer later than ``timeout`` goes to ``on_answer``, as a ``send``'s does: the wait ends and the request
@@ -221,7 +222,7 @@ class ApiClient:
         waited = f"{timeout:g}"
         return _failed(request_id, request, msg("the referee did not answer within {seconds} s", seconds=waited))
 
-    def _send_with_id(self, request: dict, request_id: int) -> dict | None:
+    def _send_with_id(self, request: dict[str, Any], request_id: int) -> dict[str, Any] | None:
         """Send; None once sent (its answer is then awaited), else the error answer saying why it was not."""
         with self._lock:
             sock = self._sock
@@ -304,18 +305,19 @@ class ApiClient:
             except (OSError, orjson.JSONDecodeError):
                 return
 
-    def _message(self, message: dict) -> None:
+    def _message(self, message: dict[str, Any]) -> None:
         if not is_answer(message):
             with self._changed:
                 self.state = message
                 self._changed.notify_all()
             self._post(lambda: self.on_state(message))
             return
+        request_id = message.get("id")
         with self._lock:
-            request = self._sent.pop(message.get("id"), None)
-        self._answered(message.get("id"), dict(message, request=request))
+            request = self._sent.pop(request_id, None) if isinstance(request_id, int) else None
+        self._answered(request_id, dict(message, request=request))
 
-    def _answered(self, request_id: Any, answer: dict) -> None:
+    def _answered(self, request_id: Any, answer: dict[str, Any]) -> None:
         with self._changed:
             if request_id in self._waiting:
                 self._answers[request_id] = answer
@@ -324,7 +326,7 @@ class ApiClient:
         self._post(lambda: self.on_answer(answer))
 
 
-def _failed(request_id: int, request: dict, message: Message) -> dict[str, Any]:
+def _failed(request_id: int, request: dict[str, Any], message: Message) -> dict[str, Any]:
     """The answer the client makes itself for a request the referee never answered: its ``error`` in English and
     its ``message`` (``scoreboard.core.messages``), for a screen to say in its players' language."""
     return {"id": request_id, "ok": False, "request": request, "error": render(message), "message": to_json(message)}

@@ -21,6 +21,7 @@ import os
 import socket
 import stat
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -39,11 +40,14 @@ SAY_EVERY_S = 60.0  # a condition that goes on (clients refused, no file descrip
 
 log = logging.getLogger("devetka.api")
 
+#: What asyncio calls with a loop's unhandled exception (``loop.get_exception_handler()``).
+ExceptionHandler = Callable[[asyncio.AbstractEventLoop, dict[str, Any]], object]
+
 
 class OncePerMinute:
     """Says a condition that goes on at most once every ``SAY_EVERY_S``, with how often it happened meanwhile."""
 
-    def __init__(self, clock=time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self._last: float | None = None
         self._unsaid = 0
@@ -69,7 +73,7 @@ def _dumps(value: Any) -> bytes:
 class Server:
     """Serves the referee's ``Service`` on a Unix socket; ``serve`` runs until ``stop`` is called."""
 
-    def __init__(self, service: Service, socket_path: str | os.PathLike, max_clients: int = MAX_CLIENTS) -> None:
+    def __init__(self, service: Service, socket_path: str | os.PathLike[str], max_clients: int = MAX_CLIENTS) -> None:
         self.service = service
         self.path = Path(socket_path)
         self.max_clients = max_clients
@@ -119,7 +123,8 @@ class Server:
         except FileNotFoundError:
             pass
 
-    def _loop_trouble(self, previous, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    def _loop_trouble(self, previous: ExceptionHandler | None, loop: asyncio.AbstractEventLoop,
+                      context: dict[str, Any]) -> None:
         """asyncio's word when accept fails for want of file descriptors: said once a minute, not every second
         with a traceback (the journal is on an SD card); asyncio itself retries the accept a second later."""
         error = context.get("exception")
