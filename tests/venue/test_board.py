@@ -20,6 +20,7 @@ import orjson
 import pytest
 
 import scoreboard.venue
+from scoreboard.contract.records import CONTRACT
 from scoreboard.sim.broker import PrivateBroker, free_port
 from tests.live import ANA_BEN, LEGAL_BREAK, TIMEOUT, Daemon
 from tests.venue.browser import Browser
@@ -598,4 +599,69 @@ def test_the_board_speaks_its_language_whatever_the_table_s_and_shows_why(browse
     assert why[2:4] == ["5.5 NASTAVLJANJE IGRE", why[3]] and why[3].startswith("Na udarcu koji slijedi odmah")
     browser.click(".words")
     browser.wait_for("document.querySelector('.why').hidden && document.querySelector('.why').innerText === ''")
+    assert browser.exceptions() == []
+
+
+UPDATE_SEEN_JS = """(() => { const tile = document.querySelector('[data-table="bar1"]');
+  const e = tile.querySelector('.update'), r = e.getBoundingClientRect(), t = tile.getBoundingClientRect();
+  return {inside: r.width > 0 && r.left >= t.left && r.right <= t.right && r.top >= t.top && r.bottom <= t.bottom,
+          whole: e.scrollWidth <= e.clientWidth}; })()"""
+
+
+def test_a_table_on_a_newer_contract_keeps_its_players_score_and_balls_and_says_to_update_the_board(
+        browser, venue, tables, tmp_path):
+    """docs/mqtt.md, "The contract": a state of a contract higher than the board's keeps its players, score and
+    balls drawn and says "newer table software: update this board"; nothing is drawn from the fields whose meaning
+    may have changed (the race, the turn, the flags, the ruling, the rack, the shot clock, the match time). The
+    table's next state of a contract the board knows is drawn whole again."""
+    folder = Path(os.environ.get("DEVETKA_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    bar1, bar2 = tables("bar1", "bar2")
+    foul = [{"type": "strike"}, {"type": "first_contact", "ball": 3}, {"type": "settle"}]  # the 1 is lowest
+    for table in (bar1, bar2):
+        table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, rules={"shot_clock": True})}, *LEGAL_BREAK,
+                   *foul)
+    assert bar1.state["contract"] == CONTRACT and bar1.state["shot_clock"]["running"]
+    open_board(browser, venue)
+    assert browser.evaluate("window.devetkaBoard.contract") == CONTRACT  # the board knows what the tables serve
+    wait_seq(browser, bar2)
+    known = wait_seq(browser, bar1)
+    assert_drawn(known, bar1.state)
+    assert "BALL IN HAND" in known["text"] and "rack 1" in known["text"] and known["words"]
+    assert browser.evaluate(f"{SHOT_CLOCK_JS}.text") != ""
+    assert "NEWER TABLE SOFTWARE" not in known["text"].upper()
+
+    # The same table's state as a later release would serve it: a higher contract, and fields that mean other things.
+    newer = dict(bar1.state, contract=CONTRACT + 1, seq=bar1.state["seq"] + 1, score=[1, 0], on_table=[2, 5, 9],
+                 shooter="Ben", race={"to": 3}, ball_in_hand="both")
+    hand = Watcher(venue, **TABLE_LOGIN)
+    try:
+        hand.publish(state_topic("bar1"), orjson.dumps(newer))
+        tile = wait_tile(browser, "bar1", f"tile.dataset.seq === '{newer['seq']}'")
+    finally:
+        hand.close()
+    assert browser.evaluate("document.querySelector('[data-table=bar1]').dataset.contract") == "ahead"
+    assert "NEWER TABLE SOFTWARE: UPDATE THIS BOARD" in tile["text"]
+    assert tile["names"] == ["Ana", "Ben"] and tile["points"] == ["1", "0"] and tile["balls"] == [2, 5, 9]
+    assert tile["race"] == ["", ""] and tile["shooting"] == [False, False] and tile["words"] == ""
+    assert "BALL IN HAND" not in tile["text"] and "rack 1" not in tile["text"]
+    assert browser.evaluate(f"{SHOT_CLOCK_JS}.text") == ""
+    assert browser.evaluate("document.querySelector('[data-table=bar1] .clock').textContent") == ""
+    assert tile["online"] == "true" and not tile["greyed"]  # the table is live: only its state is read differently
+    assert_drawn(tiles(browser)["bar2"], bar2.state)
+    assert "NEWER TABLE SOFTWARE" not in tiles(browser)["bar2"]["text"].upper()
+    shoot(browser, folder, "board-newer-contract")
+    hand = Watcher(venue, **TABLE_LOGIN)  # 50 tiles: the words still inside the smallest tile, whole
+    publish_tables(hand, bar2.state, [f"bar{n}" for n in range(3, 51)])
+    hand.close()
+    browser.wait_for("document.querySelectorAll('[data-table]').length === 50")
+    browser.viewport(1920, 1080)
+    assert browser.evaluate(UPDATE_SEEN_JS) == {"inside": True, "whole": True}
+    shoot(browser, folder, "board-50-newer-contract")
+
+    bar1.play({"type": "strike"}, {"type": "first_contact", "ball": 2})  # its own states again, past the newer seq
+    again = wait_seq(browser, bar1)
+    assert_drawn(again, bar1.state)
+    assert "NEWER TABLE SOFTWARE" not in again["text"].upper()
+    assert browser.evaluate("document.querySelector('[data-table=bar1]').dataset.contract") == "known"
     assert browser.exceptions() == []

@@ -23,6 +23,11 @@
  * each (re)connect goes to the next after the one that was lost or refused the connection. A refused subscription
  * is asked again, with a growing pause, until the broker grants it: a NATS cluster refuses QoS 1 subscriptions
  * (SUBACK 0x80) for some seconds while its JetStream elects a new leader (QoS 0 stands in meanwhile).
+ *
+ * The contract (docs/mqtt.md, "The contract"): the board knows states of contract CONTRACT (or none: an older
+ * table). A table serving a higher one keeps its players, score and balls drawn, and its tile says to update the
+ * board; the rest (the race, the turn, the flags, the ruling, the shot clock, the match time) may mean something
+ * else there, so it is not drawn from a guess.
  */
 (() => {
   "use strict";
@@ -41,6 +46,7 @@
   const QOS = params.get("qos") === "0" || params.get("qos") === "1" ? Number(params.get("qos"))
     : (BROKERS > 1 ? 0 : 1);
   const DRAWN_MAX = 20000;
+  const CONTRACT = 1; // scoreboard/contract/records.py's CONTRACT, which tests/venue/test_board.py checks it against
   const BALL_MAX = 9;
   const LANGUAGES = ["en", "hr"];
   const LANG = (() => {
@@ -119,6 +125,7 @@
   };
   window.devetkaBoard = board;
   board.say = say; // for the tests: a served message in the board's language
+  board.contract = CONTRACT;
   board.language = LANG;
 
   const grid = document.getElementById("board");
@@ -136,6 +143,10 @@
     return state.seq > shown.seq;
   }
   board.newer = newer;
+
+  // A state of a contract this board does not know yet: its fields beyond the players, score and balls may mean
+  // something else. A state without one, or with one that is not a number, is read as this board reads it.
+  const ahead = (state) => Boolean(state) && typeof state.contract === "number" && state.contract > CONTRACT;
 
   // ---- small helpers -----------------------------------------------------------------------------------
   function el(tag, cls, text) {
@@ -165,6 +176,7 @@
     tile.dataset.seq = "";
     tile.dataset.online = "false";
     tile.dataset.status = "stale";
+    tile.dataset.contract = "known";
     const inner = el("div", "inner");
     const head = el("header", "head");
     const parts = {
@@ -181,7 +193,9 @@
       why: el("div", "why"),
       idle: el("p", "idle", _("no match")),
       lastKnown: el("span", "lastknown", _("last known score")),
+      update: el("span", "update", _("newer table software: update this board")),
     };
+    parts.update.hidden = true;
     parts.why.hidden = true;
     const meta = el("span", "meta");
     meta.append(parts.rack, parts.clock);
@@ -223,7 +237,7 @@
         drawWhy(parts, board.tables.get(id));
       });
     }
-    inner.append(head, parts.lastKnown, body);
+    inner.append(head, parts.lastKnown, parts.update, body);
     tile.append(inner);
     return { tile, parts };
   }
@@ -277,7 +291,8 @@
         : format(_("offline since {time}"), time)];
     }
     if (t.availability !== "online") return ["stale", _("no word from the table yet")];
-    if (t.state && t.state.shot_in_progress && t.heardAt !== null && now - t.heardAt > SILENCE_S * 1000) {
+    if (t.state && !ahead(t.state) && t.state.shot_in_progress && t.heardAt !== null
+      && now - t.heardAt > SILENCE_S * 1000) {
       return ["stale", format(_("no word since {time}"), { time: hhmm(t.heardAt) })];
     }
     return ["online", _("online")];
@@ -299,6 +314,13 @@
     // What the venue calls the table ([table] name, served as table_name), else its id.
     const called = s && typeof s.table_name === "string" && s.table_name.trim() ? s.table_name : t.id;
     if (p.name.textContent !== called) p.name.textContent = called;
+    const later = ahead(s);
+    tile.dataset.contract = later ? "ahead" : "known";
+    p.update.hidden = !later;
+    if (later && playing) {
+      drawWhatIsKnown(t);
+      return;
+    }
     if (!playing) {
       p.rack.textContent = "";
       p.flags.replaceChildren();
@@ -337,7 +359,14 @@
       if (s.rack_mode) flags.push(["racking", _("racking")]);
     }
     p.flags.replaceChildren(...flags.map(([cls, text]) => el("span", `flag ${cls}`, text)));
-    const balls = (s.on_table || []).filter((b) => b >= 1 && b <= BALL_MAX);
+    drawBalls(p, s);
+    p.words.textContent = ruling(s.last_verdict);
+    drawWhy(p, t);
+  }
+
+  function drawBalls(p, s) {
+    const balls = (Array.isArray(s.on_table) ? s.on_table : []).filter((b) => Number.isInteger(b) && b >= 1
+      && b <= BALL_MAX);
     p.balls.replaceChildren(...balls.map((b) => {
       const ball = el("span", `ball b${b}`);
       ball.title = `${b} (${BALL_NAMES[b]})`;
@@ -345,13 +374,32 @@
       return ball;
     }));
     p.balls.dataset.left = String(balls.length);
-    p.words.textContent = ruling(s.last_verdict);
+  }
+
+  // A state of a newer contract (ahead): the players, the score and the balls, which every contract serves alike;
+  // nothing drawn from the fields whose meaning may have changed.
+  function drawWhatIsKnown(t) {
+    const s = t.state;
+    const p = t.parts;
+    t.tile.classList.remove("over");
+    for (let i = 0; i < 2; i++) {
+      const row = p.players[i];
+      row.pname.textContent = String(s.players[i] ?? "");
+      row.points.textContent = Array.isArray(s.score) ? String(s.score[i] ?? "") : "";
+      row.race.textContent = "";
+      row.row.classList.remove("shooting");
+      row.broke.hidden = row.fouls.hidden = row.won.hidden = true;
+    }
+    p.rack.textContent = "";
+    p.flags.replaceChildren();
+    drawBalls(p, s);
+    p.words.textContent = "";
     drawWhy(p, t);
   }
 
   // "Why?" (the one-table view): each rule the ruling cites, its title and text from the catalog's rules.
   function drawWhy(p, t) {
-    const cites = (t && t.state && t.state.last_verdict && t.state.last_verdict.cites) || [];
+    const cites = (t && t.state && !ahead(t.state) && t.state.last_verdict && t.state.last_verdict.cites) || [];
     const shown = p.why.hidden ? [] : cites.filter((number) => catalog.rules[number]);
     p.why.dataset.rules = shown.join(" ");
     p.why.replaceChildren(...shown.map((number) => {
@@ -375,7 +423,7 @@
     // The match's time: from its served start (match_started, docs/mqtt.md), or, from a table that does not serve
     // one, from when this page first saw the match ("≥" when it was already under way then); it stops when the
     // match is won, and stands still while the table is not live.
-    const m = t.match;
+    const m = ahead(t.state) ? null : t.match;
     if (m) {
       if (name === "online" && m.end === null) m.pausedAt = null;
       else if (m.pausedAt === null) m.pausedAt = now;
@@ -393,7 +441,7 @@
   // countdown; the board counts down on its own clock each second, amber from the warning, red in the last 5 s.
   const SHOT_CLOCK_LATE_S = 5;
   function shotClockShown(s, now) {
-    const c = s && s.players && s.match_winner === null ? s.shot_clock : null;
+    const c = s && s.players && !ahead(s) && s.match_winner === null ? s.shot_clock : null;
     if (!c || !c.on) return ["", ""];
     if (c.time_foul_proposed) return [_("TIME"), "out"];
     if (!c.running || typeof c.deadline !== "number") return ["", ""];

@@ -619,6 +619,7 @@
 "new needs the event file as spec (a JSON object)": "new traži datoteku natjecanja kao spec (JSON objekt)",
 "new_match needs a match_start, not {type}": "new_match traži match_start, a ne {type}",
 "new_match: match_start must be the match_start input as an object": "new_match: match_start mora biti ulaz match_start, kao objekt",
+"newer table software: update this board": "stol ima noviji softver: ažurirajte ovu ploču",
 "no MQTT at all": "bez MQTT-a",
 "no PIN is chosen yet: choose one (4 to 8 digits) with {command}, or [ui] pin in the config": "PIN još nije odabran: odaberite ga (4 do 8 znamenki) naredbom {command} ili s [ui] pin u konfiguraciji",
 "no ball reached a rail": "nijedna kugla nije dotakla mantinelu",
