@@ -15,6 +15,7 @@ from scoreboard.core.inputs import parse
 from scoreboard.referee.referee import COMMANDS, Referee
 from scoreboard.referee.service import Service
 from tests.disks import fill, small_disk
+from tests.fake_clock import FakeClock
 from tests.live import ANA_BEN, LEGAL_BREAK, Daemon
 from tests.paths import REPO
 
@@ -136,5 +137,33 @@ def test_a_sensors_input_the_full_disk_refuses_is_logged_and_every_watcher_sees_
                 raise AssertionError("a full disk took 350 inputs")
             assert seen[-1]["type"] == "state" and seen[-1]["health"][0]["status"] == "full"
             assert dict(seen[-1], health=[]) == dict(before, health=[])  # the match as it was
+        finally:
+            referee.close()
+
+
+def test_a_settle_the_full_disk_refuses_reaches_every_watcher_and_raises_nothing_into_the_settle_loop(tmp_path):
+    """The settle timer's settle comes this way from the daemon's settle loop: an exception here would end the loop's
+    task, and no shot would ever settle again."""
+    clock = FakeClock()
+    with small_disk(tmp_path) as disk:
+        referee = Referee.open(disk / "devetka.db", clock=clock, settle_after=4.0)
+        try:
+            service = Service(referee)
+            seen: list[dict] = []
+            service.watch(seen.append)
+            assert referee.handle({"cmd": "new_match", "match_start": ANA_BEN}).ok
+            for raw in LEGAL_BREAK[:-1]:
+                assert referee.handle(raw).ok
+            fill(disk)
+            for _ in range(300):  # the WAL takes a few inputs in the room it has; then the disk is full
+                if not referee.handle({"type": "cushion", "ball": 6}).ok:
+                    break
+            else:
+                raise AssertionError("a full disk took 300 inputs")
+            before = service.state()
+            clock.now += 5.0
+            service.settle_if_due()
+            assert seen[-1]["type"] == "state" and seen[-1]["health"][0]["status"] == "full"
+            assert seen[-1]["shot_in_progress"] and dict(seen[-1], health=[]) == dict(before, health=[])
         finally:
             referee.close()
