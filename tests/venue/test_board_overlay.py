@@ -8,13 +8,16 @@ import os
 import time
 from pathlib import Path
 
+import orjson
 import pytest
 from PIL import Image
 
+from scoreboard.contract.records import CONTRACT
 from tests.live import ANA_BEN, LEGAL_BREAK
 from tests.venue.browser import Browser
-from tests.venue.test_board import Table, VenueBroker
+from tests.venue.test_board import TABLE_LOGIN, Table, VenueBroker, state_topic
 from tests.venue.test_board_event import Night
+from tests.watcher import Watcher
 
 EVENT = """\
 name = "Stream night"
@@ -135,4 +138,39 @@ def test_the_overlay_follows_the_tables_match_and_the_next_one_the_director_call
     bar1.play({"cmd": "call_start", "call": offered_at(bar1, "W1-2")})
     shown = overlay(browser, "o.players === 'Ben - Cvita'")
     assert shown["label"] == "Stream night \u00b7 W1-2" and shown["next"] == "" and shown["scores"] == ["0/5", "0/5"]
+    assert browser.exceptions() == []
+
+
+def test_a_table_on_a_newer_contract_keeps_its_players_and_score_and_the_middle_says_to_update(browser, venue, bar1,
+                                                                                              tmp_path):
+    """docs/mqtt.md, "The contract": the overlay of a table serving a higher contract keeps the players and the
+    score, and says "newer table software: update this board" in place of the rack and the shot clock; the race,
+    the turn and the winner are not drawn. The table's next state of a known contract is drawn whole again."""
+    bar1.play({"cmd": "new_match", "match_start": dict(ANA_BEN, rules={"shot_clock": True})}, *LEGAL_BREAK, *MISS)
+    browser.viewport(1920, 1080)
+    browser.open(f"{venue.board_url}?broker=ws://{venue.host}:{venue.ws_port}/&table=bar1&overlay=1&lang=en")
+    shown = overlay(browser, f"o.seq === '{bar1.state['seq']}' && o.clock !== ''")
+    assert shown["scores"] == ["0/3", "0/3"] and shown["rack"] == "rack 1"
+    assert browser.evaluate("window.devetkaOverlay.contract") == CONTRACT == bar1.state["contract"]
+    newer = dict(bar1.state, contract=CONTRACT + 1, seq=bar1.state["seq"] + 1, score=[1, 0], race={"to": 3},
+                 shooter="Ben", match_winner="nobody")
+    hand = Watcher(venue, **TABLE_LOGIN)
+    try:
+        hand.publish(state_topic("bar1"), orjson.dumps(newer))
+        shown = overlay(browser, f"o.seq === '{newer['seq']}'")
+    finally:
+        hand.close()
+    assert shown["players"] == "Ana - Ben" and shown["scores"] == ["1", "0"]
+    assert shown["rack"] == "" and shown["clock"] == "" and not shown["hidden"]
+    page = browser.evaluate("""(() => { const o = document.getElementById('overlay');
+      return {contract: o.dataset.contract, update: o.querySelector('.ov-update')?.textContent || '',
+              marked: o.querySelectorAll('.side.shooting, .side.won, .ov-race').length}; })()""")
+    assert page == {"contract": "ahead", "update": "newer table software: update this board", "marked": 0}
+    folder = Path(os.environ.get("DEVETKA_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    browser.screenshot(folder / "overlay-newer-contract-1920x1080.png", 1920, 1080)
+    bar1.play({"type": "strike"}, {"type": "first_contact", "ball": 2})  # its own states again, past the newer seq
+    shown = overlay(browser, f"o.seq === '{bar1.state['seq']}'")
+    assert shown["scores"] == ["0/3", "0/3"] and shown["rack"] == "rack 1"
+    assert browser.evaluate("document.getElementById('overlay').dataset.contract") == "known"
     assert browser.exceptions() == []

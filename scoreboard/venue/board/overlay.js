@@ -6,7 +6,9 @@
  * the next match to this table (its retained <prefix>/director/event/<id>), a strip says who is next until the
  * table's state shows them, and the event's name and match id label the match the director put there. Like the
  * tiles it draws a state only if it is newer by (store, match_id, seq), and keeps no rule: every figure is served.
- * Same ?broker, ?user, ?password, ?prefix and ?lang as the board.
+ * Same ?broker, ?user, ?password, ?prefix and ?lang as the board. A table serving a contract newer than the
+ * overlay's (docs/mqtt.md, "The contract") keeps its players and score shown, and the middle says to update the
+ * board in place of the rack and the shot clock; nothing else of its state is drawn.
  */
 (() => {
   "use strict";
@@ -26,7 +28,10 @@
   const _ = (text) => (typeof catalog.messages[text] === "string" && catalog.messages[text]) || text;
   const format = (template, args) => template.replace(/\{(\w+)\}/g, (all, name) => (name in args ? args[name] : all));
 
-  const shown = { state: null, events: new Map(), draws: 0 };
+  const CONTRACT = 1; // board.js's, and scoreboard/contract/records.py's
+  const ahead = (s) => Boolean(s) && typeof s.contract === "number" && s.contract > CONTRACT;
+
+  const shown = { state: null, events: new Map(), draws: 0, contract: CONTRACT };
   window.devetkaOverlay = shown;
 
   document.documentElement.lang = LANG;
@@ -87,7 +92,17 @@
     const playing = Boolean(s && s.players);
     root.dataset.match = playing && s.match_id !== null && s.match_id !== undefined ? String(s.match_id) : "";
     root.dataset.seq = s ? String(s.seq) : "";
-    if (playing) {
+    root.dataset.contract = ahead(s) ? "ahead" : "known";
+    if (playing && ahead(s)) {
+      for (const i of [0, 1]) {
+        const side = el("div", `side side-${i}`);
+        side.append(el("span", "ov-name", String(s.players[i] ?? "")),
+          el("span", "ov-score", Array.isArray(s.score) ? String(s.score[i] ?? "") : ""));
+        bar.append(side);
+        if (i === 0) bar.append(el("div", "ov-middle ov-update", _("newer table software: update this board")));
+      }
+      root.dataset.players = Array.isArray(s.players) ? s.players.join(" - ") : "";
+    } else if (playing) {
       const apa = Array.isArray(s.points) && Array.isArray(s.targets);
       for (const i of [0, 1]) {
         const side = el("div", `side side-${i}`);
