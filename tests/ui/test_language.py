@@ -76,6 +76,7 @@ def test_screenshots_of_every_screen_in_croatian(screen, table, size):
     assert screen.text("status") == f"Na potezu: {ben} –\nBIJELA U RUCI"
     looked_at(screen, "live-two-fouls", shots)
     screen.tap_id("fouls")
+    assert screen.text("foul5") == "Neki drugi faul  5.7"  # not 'Drugi faul': the second foul, under the warning
     looked_at(screen, "foul-menu", shots)
     screen.tap_id("back")
     table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket"}, {"type": "settle"})
@@ -84,8 +85,10 @@ def test_screenshots_of_every_screen_in_croatian(screen, table, size):
     looked_at(screen, "ball-picker", shots)
     screen.tap_id("back")
     screen.tap_id("undo")
+    assert screen.text("take_back").startswith("Poništi: ")  # not 'Vrati', handing the shot back (5.6)
     looked_at(screen, "undo", shots)
     screen.tap_id("take_back")
+    assert screen.text("question") == "Poništiti cijeli udarac?"
     looked_at(screen, "take-back-shot", shots)
     screen.tap_id("back")
     screen.tap_id("confirm")
