@@ -38,6 +38,9 @@ AVOIDED: dict[str, tuple[Avoided, ...]] = {"hr": (
             "a wrong value is '..., a ne X' ('..., a ima N' for a count): 'zadano' is the help's word for a default"),
     Avoided(_words(r"\b(online|offline)\b"), _words(r"\b(u|is)ključen"),
             "online and offline are 'na vezi' and 'izvan veze': 'uključen' and 'isključen' are switched on and off"),
+    Avoided(None, _words(r"\bdirektor"), "the director is 'voditelj natjecanja' (the command stays devetka director)"),
+    Avoided(None, _words(r"\bdvoran"), "the venue is 'lokal'"),
+    Avoided(None, _words(r"\bigrač"), "a player is 'natjecatelj', the seed's word"),
 )}
 
 

@@ -32,12 +32,29 @@ def test_a_wording_that_said_the_wrong_thing_is_named_and_the_right_one_passes(e
     assert misworded([(english, now)], "hr") == []
 
 
+#: (English, a second word for one thing, the glossary's word).
+ONE_WORD = [
+    ("the director's socket (default: {path})", "socket direktora (zadano: {path})",
+     "socket voditelja natjecanja (zadano: {path})"),
+    ("venue link down", "veza s dvoranom prekinuta", "veza s lokalom prekinuta"),
+    ("Player 1", "Igrač 1", "Natjecatelj 1"),
+]
+
+
+@pytest.mark.parametrize(("english", "before", "now"), ONE_WORD)
+def test_a_second_word_for_one_thing_is_named(english, before, now):
+    assert len(misworded([(english, before)], "hr")) == 1
+    assert misworded([(english, now)], "hr") == []
+
+
 def test_the_words_are_right_where_the_english_means_something_else():
     """'Vraća' is the 9 respotted (5.4), 'zadano' a default in the help, 'uključen' a setting switched on."""
     assert misworded([("the 9 is spotted", "devetka se vraća na stol"),
                       ("the window size (default 800x480)", "veličina prozora (zadano 800x480)"),
                       ("Shot clock: on", "Sat za udarac: uključen"),
-                      ("the second foul", "drugi faul")], "hr") == []
+                      ("the second foul", "drugi faul"),
+                      ("the player who takes the first shot", "natjecatelj koji odigrava prvi udarac igraćom kuglom")],
+                     "hr") == []
 
 
 def test_what_is_named_says_the_message_and_why():
