@@ -293,3 +293,17 @@ def test_screenshots_of_leaving_and_resuming_a_match_in_croatian(screen, table, 
 
     leaving_and_resuming(screen, table, shoot)
     assert len(shots) == 4
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_a_director_s_call_in_croatian(screen, daemon, size):
+    """docs/screenshots/hr/call: the call over the setup screen in the board's words for the bracket's sides."""
+    from tests.ui.test_calls import CALL, called
+
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    ana, ben = LONG_NAMES
+    called(daemon, screen, {**CALL, "match_start": {**CALL["match_start"], "players": [ana, ben]}})
+    assert screen.text("call_text") == f"Poziv: {ana} - {ben}, igra se na 7, 2. kolo pobjedničke strane"
+    assert (screen.text("call_start"), screen.text("call_decline")) == ("Počni", "Ne sada")
+    shots: list = []
+    looked_at(screen, "call", shots)
