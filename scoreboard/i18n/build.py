@@ -7,8 +7,8 @@ JavaScript, into ``locale/devetka.pot``; brings each language's ``.po`` up to da
 untranslated, a changed one fuzzy, a gone one leaves); and compiles each ``.po`` to the ``.mo`` Python reads
 and to the script the venue board reads (``scoreboard/venue/board/i18n/LANG.js``: a classic script, as the
 board's own, which Mosquitto's http_dir serves without a content type and a page opened from a file still
-loads). ``--check`` writes nothing and says what is out of date or untranslated (the test suite runs it:
-tests/i18n/test_build.py).
+loads). ``--check`` writes nothing and says what is out of date, untranslated or in a wording the glossary avoids
+(``scoreboard.i18n.glossary``; the test suite runs it: tests/i18n/test_build.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from scoreboard.i18n.catalog import DOMAIN, LANGUAGES, LOCALE_DIR
-from scoreboard.i18n.rules import board_rules
+from scoreboard.i18n.glossary import misworded
+from scoreboard.i18n.rules import board_rules, texts
 
 PACKAGE = Path(__file__).resolve().parents[1]
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
@@ -133,6 +134,21 @@ def untranslated(catalog: Catalog) -> list[str]:
     return wrong
 
 
+def said(catalog: Catalog, language: str) -> list[tuple[str, str]]:
+    """Every (English, translation) of ``language``: the catalog's messages (each plural form) and the rules'
+    texts for "Why?", the glossary's to check."""
+    pairs = []
+    for message in catalog:
+        if message.id and not message.fuzzy:
+            ids = [message.id] if isinstance(message.id, str) else list(message.id)
+            strings = [message.string] if isinstance(message.string, str) else list(message.string or ())
+            pairs += [(" / ".join(ids), string) for string in strings if string]
+    english = texts("en")
+    pairs += [(f"{english[number].title}\n{english[number].body}", f"{rule.title}\n{rule.body}")
+              for number, rule in texts(language).items() if number in english]
+    return pairs
+
+
 def problems() -> list[str]:
     """What is out of date or missing, each in a sentence; none when the catalogs match the code."""
     found = []
@@ -148,7 +164,7 @@ def problems() -> list[str]:
         if _ids(po) != _ids(fresh):
             found.append(f"{language}: {po_path(language).name} is out of date with the code: "
                          "run python -m scoreboard.i18n.build, then translate what it adds")
-        found += [f"{language}: {problem}" for problem in untranslated(po)]
+        found += [f"{language}: {problem}" for problem in untranslated(po) + misworded(said(po, language), language)]
         if not mo_path(language).exists() or mo_path(language).read_bytes() != mo_bytes(po):
             found.append(f"{language}: {mo_path(language).name} is not compiled from its .po: "
                          "run python -m scoreboard.i18n.build")
@@ -184,7 +200,7 @@ def build() -> list[str]:
         po = _read(path, language)
         mo_path(language).write_bytes(mo_bytes(po))
         board_path(language).write_bytes(board_bytes(po, language))
-        left += [f"{language}: {problem}" for problem in untranslated(po)]
+        left += [f"{language}: {problem}" for problem in untranslated(po) + misworded(said(po, language), language)]
     board_path("en").write_bytes(board_bytes(None, "en"))
     return left
 

@@ -26,6 +26,7 @@ SEED = "devetka-pravila.txt"
 SEED_TYPOS = (
     ("jedinicu i atim ili", "jedinicu, a zatim ili"),  # 5.4
     ("onda se vranca na stol", "onda se vraća na stol"),  # 5.4
+    ("četiri igrače kugle", "četiri igraće kugle"),  # 5.4: 'igraći' (object, as in 5.1's 'igraćih kugli')
     ("(izreci)", "(izreći)"),  # 5.6
     ("KUGLA IZBACENA SA STOLA", "KUGLA IZBAČENA SA STOLA"),  # 5.11
     ("bijela preskoci ili", "bijela preskoči ili"),  # 5.12

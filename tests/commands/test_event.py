@@ -96,8 +96,14 @@ def test_a_refusal_is_said_in_croatian_and_changes_nothing(tmp_path):
 
 def test_a_wrong_event_file_is_named_with_its_key(tmp_path):
     (tmp_path / "bad.toml").write_text('name = "N"\nformat = "single"\nplayers = ["Ana"]\n')
-    done = subprocess.run([sys.executable, "-m", "scoreboard.commands.main", "event", "new", str(tmp_path / "bad.toml"),
-                           "--store", str(tmp_path / "d.sqlite3")], capture_output=True, text=True,
-                          env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"})
-    assert done.returncode == 1
-    assert done.stderr == "devetka event new: the event file: players: an event needs from 2 to 256 players, got 1\n"
+    said = {}
+    for lang in ("C.UTF-8", "hr_HR.UTF-8"):
+        done = subprocess.run([sys.executable, "-m", "scoreboard.commands.main", "event", "new",
+                               str(tmp_path / "bad.toml"), "--store", str(tmp_path / "d.sqlite3")],
+                              capture_output=True, text=True, env={"LANG": lang, "PATH": "/usr/bin:/bin"})
+        assert done.returncode == 1
+        said[lang] = done.stderr
+    assert said["C.UTF-8"] == \
+        "devetka event new: the event file: players: an event needs from 2 to 256 players, got 1\n"
+    assert said["hr_HR.UTF-8"] == (  # 'got 1' is not 'zadano: 1', the help's 'default: 1' (docs/i18n.md)
+        "devetka event new: datoteka natjecanja: players: natjecanje traži od 2 do 256 natjecatelja, a ima ih 1\n")

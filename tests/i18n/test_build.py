@@ -3,6 +3,7 @@
 from babel.messages.catalog import Catalog
 
 from scoreboard.i18n import build
+from scoreboard.i18n.glossary import misworded
 
 
 def test_the_catalogs_match_the_code_and_every_message_is_translated():
@@ -50,3 +51,18 @@ def test_the_board_reads_the_plural_rule_and_the_forms():
     made = build.board_bytes(catalog, "hr").decode()
     assert '"{n} ball": [\n"{n} kugla",\n"{n} kugle",\n"{n} kugli"\n]' in made
     assert "n % 10 == 1 && n % 100 != 11" in made
+
+
+def test_the_glossary_is_checked_on_every_message_form_and_every_rule_s_text():
+    """A wording issue 35 corrected (docs/i18n.md), come back in a plural form or a rule's text, fails the check."""
+    catalog = _catalog(("Other foul", "Drugi faul", False),
+                       (("{n} input taken back", "{n} inputs taken back"),
+                        ("{n} ulaz poništen", "{n} ulaza poništena", "{n} ulaza vraćeno"), False),
+                       ("Take back the shot", "Vrati udarac", True))  # fuzzy: not shown, not checked
+    pairs = build.said(catalog, "hr")
+    assert ("{n} input taken back / {n} inputs taken back", "{n} ulaza vraćeno") in pairs
+    assert ("After a pass\nAfter a push out is passed back, the player who pushed out must shoot; a foul on that "
+            "shot is an ordinary foul.", "Nakon prepuštenog udarca\nKada protivnik nakon push outa prepusti udarac, "
+            "natjecatelj koji je igrao push out mora igrati; faul na tom udarcu običan je faul.") in pairs
+    assert [said.split(": ")[0] for said in misworded(pairs, "hr")] == [
+        "'Drugi faul' for 'Other foul'", "'{n} ulaza vraćeno' for '{n} input taken back / {n} inputs taken back'"]

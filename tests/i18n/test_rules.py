@@ -51,6 +51,7 @@ def test_the_seed_s_typos_are_shown_corrected_and_kept_in_its_copy():
         assert typo in copy and typo not in shown and right in shown, typo
     assert text("5.11", "hr").title == "KUGLA IZBAČENA SA STOLA"
     assert "pogoditi jedinicu, a zatim ili ubaciti" in text("5.4", "hr").body
+    assert "najmanje četiri igraće kugle moraju" in text("5.4", "hr").body
     assert "u sljedeće tri uzastopne izmjene" in text("5.14", "hr").body
     assert "najaviti (izreći)" in text("5.6", "hr").body and "bijela preskoči ili" in text("5.12", "hr").body
 

@@ -112,7 +112,7 @@ def test_the_call_is_said_in_the_players_language(tmp_path):
     try:
         shown = referee.handle({"cmd": "call", "call": {**CALL, "profile": "wpa", "match_start": {
             "players": ["Ana", "Ben"], "race": [7, 7], "breaker": 0}}}).state["call"]
-        assert shown["words"] == "Poziv: Ana - Ben, igra se na 7, 2. kolo pobjednika"
+        assert shown["words"] == "Poziv: Ana - Ben, igra se na 7, 2. kolo pobjedničke strane"
     finally:
         referee.close()
 

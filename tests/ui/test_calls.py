@@ -10,10 +10,10 @@ CALL = {"id": "5e1f0a9c3b2d/1/W2-1/7", "match": "W2-1", "round": "W2", "side": "
         "expires": None, "match_start": {"players": ["Ana", "Ben"], "race": [7, 7], "breaker": 0}}
 
 
-def called(daemon, screen) -> None:
+def called(daemon, screen, call: dict = CALL) -> None:
     client = daemon.client()
     try:
-        assert client.request({"cmd": "call", "call": {**CALL, "expires": time.time() + 600}})["ok"]
+        assert client.request({"cmd": "call", "call": {**call, "expires": time.time() + 600}})["ok"]
     finally:
         client.close()
     screen.wait_for(lambda: screen.visible(screen.widget("call_text")) and screen.text("call_text"), "the call")

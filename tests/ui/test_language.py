@@ -76,6 +76,7 @@ def test_screenshots_of_every_screen_in_croatian(screen, table, size):
     assert screen.text("status") == f"Na potezu: {ben} –\nBIJELA U RUCI"
     looked_at(screen, "live-two-fouls", shots)
     screen.tap_id("fouls")
+    assert screen.text("foul5") == "Neki drugi faul  5.7"  # not 'Drugi faul': the second foul, under the warning
     looked_at(screen, "foul-menu", shots)
     screen.tap_id("back")
     table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket"}, {"type": "settle"})
@@ -84,8 +85,10 @@ def test_screenshots_of_every_screen_in_croatian(screen, table, size):
     looked_at(screen, "ball-picker", shots)
     screen.tap_id("back")
     screen.tap_id("undo")
+    assert screen.text("take_back").startswith("Poništi: ")  # not 'Vrati', handing the shot back (5.6)
     looked_at(screen, "undo", shots)
     screen.tap_id("take_back")
+    assert screen.text("question") == "Poništiti cijeli udarac?"
     looked_at(screen, "take-back-shot", shots)
     screen.tap_id("back")
     screen.tap_id("confirm")
@@ -280,5 +283,27 @@ def test_screenshots_of_leaving_and_resuming_a_match_in_croatian(screen, table, 
     """docs/screenshots/hr/: issue 33's screens in Croatian at both sizes: nothing cut, nothing in English."""
     screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
     shots: list = []
-    leaving_and_resuming(screen, table, lambda name: looked_at(screen, name, shots))
+
+    def shoot(name: str) -> None:
+        if name == "abandon":  # the rack to come an ordinal, the match not declined as a person (docs/i18n.md)
+            ana, ben = LONG_NAMES
+            assert (screen.text("score"), screen.text("leave")) == (
+                f"{ana} 1  –  0 {ben}, 2. partija: meč nije gotov.", "Ostavi meč nedovršen")
+        looked_at(screen, name, shots)
+
+    leaving_and_resuming(screen, table, shoot)
     assert len(shots) == 4
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_a_director_s_call_in_croatian(screen, daemon, size):
+    """docs/screenshots/hr/call: the call over the setup screen in the board's words for the bracket's sides."""
+    from tests.ui.test_calls import CALL, called
+
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    ana, ben = LONG_NAMES
+    called(daemon, screen, {**CALL, "match_start": {**CALL["match_start"], "players": [ana, ben]}})
+    assert screen.text("call_text") == f"Poziv: {ana} - {ben}, igra se na 7, 2. kolo pobjedničke strane"
+    assert (screen.text("call_start"), screen.text("call_decline")) == ("Počni", "Ne sada")
+    shots: list = []
+    looked_at(screen, "call", shots)

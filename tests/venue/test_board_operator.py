@@ -133,7 +133,8 @@ def test_the_operator_creates_an_event_draws_calls_enters_and_corrects_a_result(
     browser.wait_for("!!document.querySelector('tr[data-match=\"W1-1\"]')")
     type_into(browser, 'tr[data-match="W1-1"] input[name=score]', "4-0")
     browser.click('tr[data-match="W1-1"] button[name=result]')
-    assert said(browser, "Odbijeno") == "Odbijeno: W1-1 već ima rezultat (4:2): ispravi ga uz razlog"
+    assert said(browser, "Odbijeno") == "Odbijeno: W1-1 već ima rezultat (4:2): ispravite ga uz razlog"
+    assert browser.evaluate("document.querySelector('tr[data-match=\"W1-1\"] .op-score').innerText") == "4:2"
     folder = Path(os.environ.get("DEVETKA_SCREENSHOTS") or tmp_path / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     for size, (width, height, mobile) in {"1920x1080": (1920, 1080, False), "390x844": (390, 844, True)}.items():

@@ -250,6 +250,9 @@
   const STATUS = { waiting: _("waits for its players"), ready: _("ready"), called: _("called"), playing: _("playing"),
     done: _("played") };
 
+  // A score as the language writes it: 4-2, in Croatian 4:2 (docs/i18n.md); either is typed back.
+  const scoreWords = (score) => format(_("{won0}-{won1}"), { won0: score[0], won1: score[1] });
+
   function matchRow(event, match) {
     const tr = el("tr", `op-match status-${match.status}`);
     tr.dataset.match = match.match;
@@ -257,7 +260,7 @@
     tr.dataset.score = match.score ? match.score.join("-") : "";
     const names = match.players.map((p) => p || "\u2014").join(" - ");
     tr.append(el("td", "mid", match.match), el("td", "", names), el("td", "", STATUS[match.status] || match.status),
-      el("td", "", match.table || ""), el("td", "", match.score ? match.score.join("-") : ""));
+      el("td", "", match.table || ""), el("td", "op-score", match.score ? scoreWords(match.score) : ""));
     const actions = el("td", "op-actions");
     if (match.status !== "waiting") {
       if (match.status !== "done") {
@@ -268,7 +271,7 @@
           { match: match.match, table: table.value.trim() }))));
       }
       const score = input("score", "text");
-      score.placeholder = "7-5";
+      score.placeholder = scoreWords([7, 5]);
       const reason = input("reason", "text");
       reason.placeholder = _("reason (to correct)");
       actions.append(score, reason, button("result", match.score ? _("Correct") : _("Enter result"), () => {
