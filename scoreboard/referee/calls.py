@@ -112,14 +112,15 @@ def where_said(where: Any) -> Message | None:
     if isinstance(against.get("player"), str):
         return msg("{round} against {name}", round=round_, name=against["player"])
     players = against.get("players")
-    pair = isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) for p in players)
+    pair: list[str] | None = players if (isinstance(players, list) and len(players) == 2
+                                         and all(isinstance(p, str) for p in players)) else None
     if isinstance(against.get("winner_of"), str):
-        if pair:
-            return msg("{round} against the winner of {a} - {b}", round=round_, a=players[0], b=players[1])
+        if pair is not None:
+            return msg("{round} against the winner of {a} - {b}", round=round_, a=pair[0], b=pair[1])
         return msg("{round} against the winner of match {match}", round=round_, match=against["winner_of"])
     if isinstance(against.get("loser_of"), str):
-        if pair:
-            return msg("{round} against the loser of {a} - {b}", round=round_, a=players[0], b=players[1])
+        if pair is not None:
+            return msg("{round} against the loser of {a} - {b}", round=round_, a=pair[0], b=pair[1])
         return msg("{round} against the loser of match {match}", round=round_, match=against["loser_of"])
     if isinstance(against.get("group"), str) and isinstance(against.get("place"), int):
         return msg("{round} against number {place} of group {group}", round=round_, place=against["place"],

@@ -96,9 +96,10 @@ def call_of(event: Event, store: str, event_id: int, view: MatchView, start_on_s
         start["race"] = list(view.race)
     if view.continued is not None:
         start["start_score"], start["breaker"] = list(view.continued[0]), view.continued[1]
-    call = {"id": call_id(store, event_id, view.id, view.call), "event": event.spec.name, "match": view.id,
-            "round": view.round, "side": view.side, "match_start": start,
-            "profile": event.spec.profile, "expires": view.expires, "start_on_strike": start_on_strike}
+    call: dict[str, Any] = {
+        "id": call_id(store, event_id, view.id, view.call), "event": event.spec.name, "match": view.id,
+        "round": view.round, "side": view.side, "match_start": start, "profile": event.spec.profile,
+        "expires": view.expires, "start_on_strike": start_on_strike}
     onward = where_next(event, view.id)
     if onward is not None:
         call["next"] = onward

@@ -37,14 +37,16 @@ def where_next(event: Event, match: str) -> list[dict[str, Any]] | None:
     next match to say (an APA team night: each player plays once) or the match's players are not known."""
     plan = event.plans.get(match)
     view = event.match(match)
-    if plan is None or view is None or plan.side == "team" or None in view.players:
+    if plan is None or view is None or plan.side == "team":
+        return None
+    a, b = view.players
+    if a is None or b is None:
         return None
     if plan.side == "group":
-        return [{"win": where, "lose": where} for where in (_in_group(event, plan, name) for name in view.players)]
+        return [{"win": where, "lose": where} for where in (_in_group(event, plan, name) for name in (a, b))]
     if plan.id == "GF-1" and "GF-2" in event.plans:
         reset = event.plans["GF-2"]
-        return [{"win": WON, "lose": _match(reset, {"player": view.players[1]})},
-                {"win": _match(reset, {"player": view.players[0]}), "lose": OUT}]
+        return [{"win": WON, "lose": _match(reset, {"player": b})}, {"win": _match(reset, {"player": a}), "lose": OUT}]
     onward = {"win": _after(event, Winner(match)), "lose": _after(event, Loser(match))}
     return [onward, dict(onward)]
 
