@@ -225,6 +225,8 @@ class Call(Record, frozen=True, kw_only=True):
     status: Literal["offered", "started", "declined", "refused", "withdrawn"]
     match: Annotated[str | None, Meta(description="the event's match the call is for")]
     players: Annotated[list[str] | UnsetType, Meta(description="offered: the called match's players")] = UNSET
+    event: Annotated[str | None | UnsetType, Meta(
+        description="offered: the event's name, shown over the call; null: the call named none")] = UNSET
     words: Annotated[str | UnsetType, Meta(description="offered: the call in the players' language")] = UNSET
     message: Message | UnsetType = UNSET
     code: Annotated[Code | UnsetType, Meta(description="refused: the refusal's kind")] = UNSET
@@ -239,6 +241,14 @@ class CalledResult(Record, frozen=True, kw_only=True):
     score: Pair
     winner: Player | None
     points: Pair | UnsetType = UNSET
+
+
+class NextFor(Record, frozen=True, kw_only=True):
+    """Where a player of a called match just won goes next, as the call said (docs/events.md, "Where next")."""
+
+    words: Annotated[str, Meta(description="in the players' language: 'winners' round 2 against Ana'")]
+    message: Message
+    match: Annotated[str | None, Meta(description="the event's next match; null: out, the event won, standings")]
 
 
 class State(Record, frozen=True, kw_only=True):
@@ -304,6 +314,8 @@ class State(Record, frozen=True, kw_only=True):
     match_call: Annotated[str | None, Meta(description="the call the match being played was begun from")]
     called_results: Annotated[list[CalledResult], Meta(
         description="the called matches won at this table tonight (the last few): the director takes them")]
+    next_for: Annotated[list[NextFor | None] | None, Meta(
+        description="the called match won here: each player's next (null: unsaid); null: no call said it")]
     # The rule facts a screen shows, decided by the rules core (scoreboard/core/facts.py): no screen works one out.
     ball_on: Annotated[Ball | None, Meta(description="the lowest ball on the table, the one to hit first (5.1)")]
     hill: Annotated[list[bool], Meta(description="each player is one rack from winning the race (never under APA)")]

@@ -9,6 +9,11 @@ else a refusal with a stable ``code``:
 - ``in_play``: a match is being played here; ``call_pending``: another call is offered here now;
 - ``invalid_input``: the call is malformed (its ``match_start`` refused by the rules' own check).
 
+A call may carry the event's name (``event``, shown over the call) and where each player goes next (``next``, from
+``scoreboard.event.core.where_next``): the table keeps the call a match was begun from, and once that match is won
+serves ``next_for``, each player's destination in the players' language (docs/events.md, "Where next"). A call
+without them is offered as before.
+
 The players answer an offered call on the touchscreen: ``call_start`` begins exactly its ``match_start`` (with
 ``call``, so the match's result goes back to the event), ``call_decline`` ("Not now") gives it back. The state
 serves ``call``: the call offered, or the last one answered, so the director reads the answer from the table's
@@ -80,9 +85,47 @@ def round_said(call: dict[str, Any]) -> Message:
         return msg("the grand final (reset)") if match.endswith("-2") else msg("the grand final")
     if side == "group":
         return msg("group {group}", group=label[:1])
+    if side == "playoff":
+        return msg("playoff round {n}", n=number)
     if side == "team":
         return msg("team match {n}", n=match.rsplit("-", 1)[-1])
     return msg("match {match}", match=match)
+
+
+def where_said(where: Any) -> Message | None:
+    """"winners' round 2 against Ana", "out of the event", ...: one destination of a call's ``next``; None for one of
+    a kind this release does not know (a later director's), left unsaid."""
+    if not isinstance(where, dict):
+        return None
+    if where.get("out") is True:
+        return msg("out of the event")
+    if where.get("won") is True:
+        return msg("the event's winner")
+    if isinstance(where.get("standings"), str):
+        return msg("group {group}'s standings decide", group=where["standings"])
+    if not isinstance(where.get("match"), str):
+        return None
+    round_ = round_said(where)
+    against = where.get("against")
+    if not isinstance(against, dict):
+        return round_
+    if isinstance(against.get("player"), str):
+        return msg("{round} against {name}", round=round_, name=against["player"])
+    players = against.get("players")
+    pair: list[str] | None = players if (isinstance(players, list) and len(players) == 2
+                                         and all(isinstance(p, str) for p in players)) else None
+    if isinstance(against.get("winner_of"), str):
+        if pair is not None:
+            return msg("{round} against the winner of {a} - {b}", round=round_, a=pair[0], b=pair[1])
+        return msg("{round} against the winner of match {match}", round=round_, match=against["winner_of"])
+    if isinstance(against.get("loser_of"), str):
+        if pair is not None:
+            return msg("{round} against the loser of {a} - {b}", round=round_, a=pair[0], b=pair[1])
+        return msg("{round} against the loser of match {match}", round=round_, match=against["loser_of"])
+    if isinstance(against.get("group"), str) and isinstance(against.get("place"), int):
+        return msg("{round} against number {place} of group {group}", round=round_, place=against["place"],
+                   group=against["group"])
+    return round_
 
 
 class TableCalls:
@@ -93,6 +136,8 @@ class TableCalls:
         self._wall = wall
         self.offer: dict[str, Any] | None = None
         self.last: dict[str, Any] | None = None
+        self.begun: dict[str, Any] | None = None
+        """The call the last called match here was begun from, whole: where its players go next is said from it."""
         self._answered: OrderedDict[str, str] = OrderedDict()
         """Call id -> what it came to: offered, started, declined, or a refusal's code."""
         self._results: OrderedDict[int, dict[str, Any]] | None = None
@@ -128,9 +173,27 @@ class TableCalls:
             return self.last
         call = self.offer
         said_now = said(call)
-        return {"id": call["id"], "status": "offered", "match": call["match"],
+        return {"id": call["id"], "status": "offered", "match": call["match"], "event": call.get("event"),
                 "players": call["match_start"]["players"], "words": render(said_now, words),
                 "message": message_json(said_now)}
+
+    def next_for(self, match: Match | None, words: Any) -> list[dict[str, Any] | None] | None:
+        """The state's ``next_for``: once the match begun from a call carrying ``next`` is won, each player's
+        destination (the winner's win, the loser's loss) in words; else None."""
+        begun = self.begun
+        if match is None or begun is None or match.match_start.call != begun["id"] or not begun.get("next"):
+            return None
+        winner = match.state.table.match_winner
+        if winner is None:
+            return None
+        out: list[dict[str, Any] | None] = []
+        for player, onward in enumerate(begun["next"]):
+            where = onward.get("win" if player == winner else "lose")
+            said_now = where_said(where)
+            out.append(None if said_now is None else {
+                "words": render(said_now, words), "message": message_json(said_now),
+                "match": where["match"] if isinstance(where.get("match"), str) else None})
+        return out
 
     def results(self, referee: Referee, served: dict[str, Any]) -> list[dict[str, Any]]:
         """The state's ``called_results``: every called match won at this table lately, the one in ``served`` too,
@@ -210,6 +273,7 @@ class TableCalls:
         call = self.offer
         reply = referee.new_match(_start_of(referee, call))
         if reply.ok:
+            self.begun = call
             self._end(call, "started")
             return referee.served(changed=True)
         return reply
@@ -226,6 +290,12 @@ def _malformed(call: Any) -> Message | None:
     expires = call.get("expires")
     if expires is not None and (not isinstance(expires, int | float) or isinstance(expires, bool)):
         return msg("expires must be seconds since the epoch or null")
+    if call.get("event") is not None and not isinstance(call["event"], str):
+        return msg("event must be the event's name")
+    onward = call.get("next")
+    if onward is not None and (not isinstance(onward, list) or len(onward) != 2
+                               or not all(isinstance(o, dict) for o in onward)):
+        return msg("next must be a list of two objects, one per player")
     profile = call.get("profile")
     if profile is not None and profile not in profiles.PROFILES:
         return msg("unknown profile {name} (known: {known})", name=repr(profile), known=", ".join(profiles.PROFILES))

@@ -746,7 +746,8 @@ class Referee:
             profile_fixes=self.profile_fixes, profile_locked=self.defaults.locked, pin_chosen=self.pin_chosen(),
             sensed=self.table_sensed if self.table_sensed is not None else _sensors_of(self.defaults),
             call=self.calls.served(words), match_call=match.match_start.call if match is not None else None,
-            called_results=self.calls.results(self, state_line(match.state) if match and called else {}), **answer)
+            called_results=self.calls.results(self, state_line(match.state) if match and called else {}),
+            next_for=self.calls.next_for(match, words), **answer)
         if match is None:
             return present.state(None, **daemon, last_verdict=None, undo=None, undo_shot=None, taken_back=None,
                                  shot_reopened=False, rules=None, rules_version=None,

@@ -126,6 +126,8 @@ class Summary:
     score: str = ""
     """The score alone, the biggest thing on the summary ("2  –  1"), between the two names."""
     names: tuple[str, str] = ("", "")
+    next: tuple[str, str] = ("", "")
+    """A called match won: "Next for you: ..." under each name, where the call said each player goes ("" unsaid)."""
 
 
 @dataclass(frozen=True)
@@ -230,6 +232,8 @@ class View:
     call_text: str = ""
     """The venue director's call offered here, in the daemon's words ("Called: Ana - Ben, race to 7, ..."): shown
     over every screen with Start and Not now until the players answer it."""
+    call_event: str = ""
+    """The event's name over the call ("Friday 9-ball"), as the director's call names it; "" when it names none."""
     call_start: Button = Button("", False)
     call_decline: Button = Button("", False)
     apa_actions: bool = False
@@ -344,15 +348,16 @@ def _call(state: dict, t: Catalog) -> dict[str, Any]:
     """The call offered here, as the daemon serves it, and the two answers to it (docs/events.md, "Calls").
 
     >>> from scoreboard.i18n.catalog import catalog
-    >>> shown = _call({"call": {"id": "s/1/W2-1/7", "status": "offered", "words": "Called: Ana - Ben"}}, catalog("en"))
-    >>> shown["call_text"], shown["call_start"].request, shown["call_decline"].text
-    ('Called: Ana - Ben', {'cmd': 'call_start', 'call': 's/1/W2-1/7'}, 'Not now')
+    >>> shown = _call({"call": {"id": "s/1/W2-1/7", "status": "offered", "words": "Called: Ana - Ben",
+    ...                         "event": "Friday 9-ball"}}, catalog("en"))
+    >>> shown["call_text"], shown["call_event"], shown["call_start"].request, shown["call_decline"].text
+    ('Called: Ana - Ben', 'Friday 9-ball', {'cmd': 'call_start', 'call': 's/1/W2-1/7'}, 'Not now')
     """
     call = state.get("call")
     if not isinstance(call, dict) or call.get("status") != "offered" or not call.get("words"):
         return {}
     _ = t.gettext
-    return {"call_text": str(call["words"]),
+    return {"call_text": str(call["words"]), "call_event": str(call.get("event") or ""),
             "call_start": Button(_("Start"), True, {"cmd": "call_start", "call": call["id"]}),
             "call_decline": Button(_("Not now"), True, {"cmd": "call_decline", "call": call["id"]})}
 
@@ -612,7 +617,7 @@ def _summary(state: dict, verdict: dict | None, t: Catalog) -> Summary | None:
     winner = state.get("match_winner")
     if winner is not None:
         return Summary((state.get("match_id"), "match"), _("{name} wins the match").format(name=players[winner]),
-                       "", True, score, names)
+                       "", True, score, names, _next_for(state, t))
     conceded = state.get("conceded")
     if isinstance(conceded, dict):
         key = (state.get("match_id"), "conceded", conceded["rack"])
@@ -624,6 +629,21 @@ def _summary(state: dict, verdict: dict | None, t: Catalog) -> Summary | None:
         title = _("{name} wins rack {rack}").format(name=players[verdict["rack_winner"]], rack=verdict["rack"])
     detail = _("{name} breaks rack {rack}").format(name=players[state["breaker"]], rack=state["rack"])
     return Summary(key, title, detail, False, score, names)
+
+
+def _next_for(state: dict, t: Catalog) -> tuple[str, str]:
+    """Where each player of a called match just won goes next, in the daemon's words (``next_for``).
+
+    >>> from scoreboard.i18n.catalog import catalog
+    >>> _next_for({"next_for": [{"words": "winners' round 3 against Cvita"}, None]}, catalog("en"))
+    ("Next for you: winners' round 3 against Cvita", '')
+    """
+    served = state.get("next_for")
+    if not isinstance(served, list) or len(served) != 2:
+        return "", ""
+    said = [item.get("words") if isinstance(item, dict) else None for item in served]
+    shown = [t.gettext("Next for you: {where}").format(where=words) if words else "" for words in said]
+    return shown[0], shown[1]
 
 
 def _abandon_text(state: dict, t: Catalog) -> str:

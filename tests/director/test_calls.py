@@ -18,6 +18,7 @@ from scoreboard.referee.referee import Referee
 from scoreboard.referee.service import Service
 from tests.director.test_serve import RunningDirector
 from tests.live import TIMEOUT, Daemon
+from tests.served import valid
 
 NINE_ON_THE_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
                      {"type": "settle"}]
@@ -92,13 +93,16 @@ def test_an_event_is_called_to_the_free_tables_and_every_result_comes_back_once(
     assert ask(director.socket, {"cmd": "new", "spec": SPEC})["ok"]
     assert ask(director.socket, {"cmd": "draw"})["ok"]
     first, second = offered(tables["t1"]), offered(tables["t2"])
-    assert first["words"] == "Called: Ana - Dino, race to 1, winners' round 1"
+    assert first["words"] == "Called: Ana - Dino, race to 1, winners' round 1" and first["event"] == "Friday"
     assert second["words"] == "Called: Ben - Cvita, race to 1, winners' round 1"
     shown = status(director)
     assert (shown["W1-1"]["status"], shown["W1-1"]["table"]) == ("called", "t1")
 
-    won = play(tables["t1"], first["id"])
+    won = valid("state", play(tables["t1"], first["id"]))
     assert won["match_winner"] == 0 and won["match_call"] == first["id"]
+    # Where each goes next, as the director's call said it from the bracket (docs/events.md, "Where next").
+    assert [n["words"] for n in won["next_for"]] == ["winners' round 2 against the winner of Ben - Cvita",
+                                                     "out of the event"]
     done = until(lambda: status(director)["W1-1"], lambda m: m["status"] == "done")
     assert (done["score"], done["winner"], done["store"], done["match_id"]) == ([1, 0], "Ana", won["store"],
                                                                                  won["match_id"])
@@ -113,7 +117,8 @@ def test_an_event_is_called_to_the_free_tables_and_every_result_comes_back_once(
     at = until(lambda: status(director)["W2-1"], lambda m: m["status"] == "called")["table"]
     final = offered(tables[at])
     assert final["words"] == "Called: Ana - Ben, race to 1, winners' round 2"
-    play(tables[at], final["id"])
+    ended = valid("state", play(tables[at], final["id"]))
+    assert [n["words"] for n in ended["next_for"]] == ["the event's winner", "out of the event"]
     assert until(lambda: status(director), lambda s: s["winner"] is not None)["winner"] == "Ana"
     records = ask(director.socket, {"cmd": "status"})["state"]["records"]
     time.sleep(2)  # the retained states are seen again at every reconnect: nothing more is counted

@@ -85,10 +85,12 @@ def test_a_call_carries_its_id_its_match_start_and_its_expiry_and_a_new_call_has
     event.apply(Called("W1-1", "t1", 100.0))
     view = event.match("W1-1")
     call = call_of(event, "s1", 7, view)
+    winning = {"match": "W2-1", "round": "W2", "side": "winners",
+               "against": {"winner_of": "W1-2", "players": ["Ben", "Cvita"]}}  # where_next's: the table says it
     assert call == {"id": "s1/7/W1-1/2", "event": "N", "match": "W1-1", "round": "W1", "side": "winners",
                     "match_start": {"type": "match_start", "v": 1, "players": ["Ana", "Dino"], "breaker": 0,
                                     "race": [3, 3]}, "profile": "wpa", "expires": 100.0,
-                    "start_on_strike": False}
+                    "start_on_strike": False, "next": [{"win": winning, "lose": {"out": True}}] * 2}
     event.apply(Released("W1-1", "t1", "expired"))
     event.apply(Called("W1-1", "t2", 200.0))
     assert call_of(event, "s1", 7, event.match("W1-1"))["id"] == "s1/7/W1-1/4"
@@ -106,6 +108,7 @@ def test_an_apa_match_is_called_with_the_skill_levels():
     event.apply(Called("APA-1", "t1", 10.0))
     start = call_of(event, "s1", 1, event.match("APA-1"))["match_start"]
     assert start["apa_skill"] == [3, 5] and "race" not in start
+    assert "next" not in call_of(event, "s1", 1, event.match("APA-1"))  # each player plays once
 
 
 @pytest.mark.parametrize("text", ["s/1/W1-1", "s/x/W1-1/3", "s/1//3", None, 5, "s/1/W1-1/3/4", "t/1/W1-1/3"])

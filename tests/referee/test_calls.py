@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scoreboard.referee.referee import Referee
+from tests.served import valid
 
 NOW = 1_000_000.0
 CALL = {"id": "5e1f0a9c3b2d/1/W2-1/7", "match": "W2-1", "round": "W2", "side": "winners", "profile": "apa9",
@@ -93,6 +94,8 @@ def test_a_second_call_while_one_is_offered_is_refused_call_pending(table):
      "call: match_start players must be a list of 2 non-empty names"),
     ({"profile": "snooker"}, "call: unknown profile 'snooker' (known: wpa, apa9, bar)"),
     ({"expires": "soon"}, "call: expires must be seconds since the epoch or null"),
+    ({"event": 7}, "call: event must be the event's name"),
+    ({"next": [{"win": {"won": True}}]}, "call: next must be a list of two objects, one per player"),
 ])
 def test_a_malformed_call_is_refused_invalid_input_naming_what_was_wrong(table, bad, said):
     answer = call(table, **bad)
@@ -159,3 +162,80 @@ def test_the_break_s_strike_begins_a_called_match_only_where_the_venue_says_so(t
     service.report(Strike(t=time.monotonic()))
     state = table.state()
     assert (state["match_call"], state["seq"], state["shot_in_progress"]) == ("5e1f0a9c3b2d/1/W2-1/9", 1, True)
+
+
+RACE_TO_ONE = {"players": ["Ana", "Ben"], "race": [1, 1], "breaker": 0}
+TO_W3 = {"match": "W3-1", "round": "W3", "side": "winners", "against": {"winner_of": "W2-2", "players": ["Cvita",
+                                                                                                          "Dino"]}}
+TO_L2 = {"match": "L2-1", "round": "L2", "side": "losers", "against": {"player": "Ema"}}
+NEXT = [{"win": TO_W3, "lose": TO_L2}, {"win": TO_W3, "lose": TO_L2}]
+
+
+def won_called(referee, **changes) -> dict:
+    """The call offered, begun and won by Ana on the 9 on the break: the state then."""
+    offered = referee.handle({"cmd": "call", "call": {**CALL, "profile": "wpa", "match_start": RACE_TO_ONE,
+                                                      **changes}}).state
+    assert referee.handle({"cmd": "call_start", "call": CALL["id"]}).state["next_for"] is None  # begun, not won
+    for item in NINE_ON_THE_BREAK:
+        state = referee.handle(item).state
+    return {"offered": valid("state", offered), "won": valid("state", state)}  # as docs/schema says
+
+
+def test_a_called_match_won_serves_where_each_player_goes_next(table):
+    states = won_called(table, event="Friday 9-ball", next=NEXT)
+    assert states["offered"]["call"]["event"] == "Friday 9-ball"
+    ana, ben = states["won"]["next_for"]
+    assert (ana["words"], ana["match"]) == ("winners' round 3 against the winner of Cvita - Dino", "W3-1")
+    assert (ben["words"], ben["match"]) == ("losers' round 2 against Ema", "L2-1")
+    assert ana["message"]["id"] == "{round} against the winner of {a} - {b}"
+    assert table.handle({"cmd": "new_match", "match_start": {"players": ["Eva", "Fran"], "race": [3, 3]}}).ok
+    assert table.state()["next_for"] is None  # a match not called: nothing to say
+
+
+@pytest.mark.parametrize("win, lose, said", [
+    ({"won": True}, {"out": True}, ("the event's winner", "out of the event")),
+    ({"standings": "A"}, {"match": "A3-2", "round": "A3", "side": "group", "against": {"player": "Cvita"}},
+     ("group A's standings decide", "group A against Cvita")),
+    ({"match": "K2-1", "round": "K2", "side": "playoff", "against": {"loser_of": "K1-2"}},
+     {"match": "GF-2", "round": "GF", "side": "final", "against": {}},
+     ("playoff round 2 against the loser of match K1-2", "the grand final (reset)")),
+    ({"teleport": "moon"}, {"match": "K1-1", "round": "K1", "side": "playoff", "against": {"group": "B",
+                                                                                          "place": 2}},
+     (None, "playoff round 1 against number 2 of group B")),
+])
+def test_every_kind_of_destination_is_said_and_one_this_release_does_not_know_is_left_unsaid(table, win, lose, said):
+    served = won_called(table, next=[{"win": win, "lose": lose}, {"win": win, "lose": lose}])["won"]["next_for"]
+    assert tuple(None if n is None else n["words"] for n in served) == said
+
+
+def test_a_call_without_event_or_next_from_an_older_director_is_offered_and_won_as_before(table):
+    states = won_called(table)
+    assert states["offered"]["call"]["event"] is None and states["won"]["next_for"] is None
+    assert states["won"]["called_results"][0]["call"] == CALL["id"]
+
+
+def test_where_next_is_said_in_the_players_language(tmp_path):
+    referee = Referee.open(tmp_path / "hr.db", wall=lambda: NOW, language="hr")
+    try:
+        ana, ben = won_called(referee, next=NEXT)["won"]["next_for"]
+        assert ana["words"] == "3. kolo pobjednika, protivnik: pobjednik meča Cvita - Dino"
+        assert ben["words"] == "2. kolo poraženih, protivnik: Ema"
+    finally:
+        referee.close()
+
+
+def test_a_daemon_restarted_mid_match_forgets_where_next_but_not_the_result(tmp_path):
+    path = tmp_path / "devetka.db"
+    referee = Referee.open(path, wall=lambda: NOW)
+    try:
+        referee.handle({"cmd": "call", "call": {**CALL, "profile": "wpa", "match_start": RACE_TO_ONE, "next": NEXT}})
+        assert referee.handle({"cmd": "call_start", "call": CALL["id"]}).ok
+    finally:
+        referee.close()
+    again = Referee.open(path, wall=lambda: NOW)
+    try:
+        for item in NINE_ON_THE_BREAK:
+            state = again.handle(item).state
+        assert state["next_for"] is None and state["called_results"][0]["call"] == CALL["id"]
+    finally:
+        again.close()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 CALL = {"id": "5e1f0a9c3b2d/1/W2-1/7", "match": "W2-1", "round": "W2", "side": "winners", "profile": "wpa",
         "expires": None, "match_start": {"players": ["Ana", "Ben"], "race": [7, 7], "breaker": 0}}
 
@@ -54,3 +56,56 @@ def test_not_now_gives_the_call_back_and_begins_nothing(screen, daemon):
     screen.wait_for(lambda: not screen.visible(screen.widget("call_text")), "the call gone")
     state = served(daemon)
     assert state["call"]["status"] == "declined" and state["players"] is None
+
+
+NINE_ON_THE_BREAK = ({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
+                     {"type": "settle"})
+TO_W3 = {"match": "W3-1", "round": "W3", "side": "winners",
+         "against": {"winner_of": "W2-2", "players": ["Cvita", "Dino"]}}
+TO_L2 = {"match": "L2-1", "round": "L2", "side": "losers", "against": {"player": "Ema"}}
+ENGLISH_TABLE = '[ui]\npin = "0000"\n'
+CROATIAN_TABLE = '[ui]\npin = "0000"\n[table]\nlanguage = "hr"\n'
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+@pytest.mark.parametrize("daemon_config, event, shown", [
+    (ENGLISH_TABLE, "Friday 9-ball", ("Called: Ana - Ben, race to 3, winners' round 2",
+                                      "Next for you: winners' round 3 against the winner of Cvita - Dino",
+                                      "Next for you: losers' round 2 against Ema")),
+    (CROATIAN_TABLE, "Petak, devetka", ("Poziv: Ana - Ben, igra se na 3, 2. kolo pobjednika",
+                                        "Za tebe slijedi: 3. kolo pobjednika, protivnik: pobjednik meča Cvita - Dino",
+                                        "Za tebe slijedi: 2. kolo poraženih, protivnik: Ema")),
+], ids=["en", "hr"])
+def test_screenshots_of_a_called_match_with_its_event_then_next_for_you_once_won(screen, daemon, table, size,
+                                                                                  daemon_config, event, shown):
+    """docs/screenshots/ (hr/ in Croatian): the call with the event's name over it, touched Start, the match won at
+    the table, then the summary saying under each name where that player goes next; nothing cut, no English left
+    on the Croatian screens."""
+    from tests.ui.test_language import english
+
+    folder = "hr/" if daemon_config == CROATIAN_TABLE else ""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    client = daemon.client()
+    try:
+        assert client.request({"cmd": "call", "call": {
+            **CALL, "expires": time.time() + 600, "event": event, "next": [{"win": TO_W3, "lose": TO_L2}] * 2,
+            "match_start": {"players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0}}})["ok"]
+    finally:
+        client.close()
+    screen.wait_for(lambda: screen.visible(screen.widget("call_event")), "the event's name over the call")
+    assert (screen.text("call_event"), screen.text("call_text")) == (event, shown[0])
+    screen.screenshot(f"{folder}call-event")
+    assert screen.cut() == [] and (not folder or english(screen) == [])
+    screen.tap_id("call_start")
+    screen.wait_for(lambda: screen.current == "live" and screen.app.view.players, "the called match begun")
+    state = table.play({"cmd": "state"})
+    while state["match_winner"] is None:
+        state = table.play(*NINE_ON_THE_BREAK)
+    assert state["players"][state["match_winner"]] == "Ana"
+    screen.wait_for(lambda: screen.current == "summary" and screen.visible(screen.widget("next_row")),
+                    "Next for you on the match summary")
+    screen.wait_for(lambda: screen.text("stats"), "the match's counts")
+    assert (screen.text("next0"), screen.text("next1")) == shown[1:]
+    assert screen.visible(screen.widget("next0")) and screen.visible(screen.widget("next1"))
+    screen.screenshot(f"{folder}match-summary-next")
+    assert screen.cut() == [] and (not folder or english(screen) == [])

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from scoreboard.event.core.fold import Event, MatchView
+from scoreboard.event.core.where_next import where_next
 
 #: How long a table has to answer a call before the director calls the match elsewhere (seconds).
 ANSWER_WITHIN_S = 60.0
@@ -84,8 +85,9 @@ def expired(event: Event, now: float) -> list[MatchView]:
 
 def call_of(event: Event, store: str, event_id: int, view: MatchView, start_on_strike: bool = False) -> dict[str, Any]:
     """The call as it goes to the table: its id, the ``match_start`` to begin (the table adds the profile's rules to
-    its own sensors), the profile, its expiry, and whether the break's strike begins it as Start does (the venue's
-    choice)."""
+    its own sensors), the profile, its expiry, whether the break's strike begins it as Start does (the venue's
+    choice), the event's name and where each player goes next (``where_next``: the table says it once the match is
+    won)."""
     assert view.call is not None and view.players[0] is not None and view.players[1] is not None
     start: dict[str, Any] = {"type": "match_start", "v": 1, "players": list(view.players), "breaker": 0}
     if view.skills is not None:
@@ -94,6 +96,11 @@ def call_of(event: Event, store: str, event_id: int, view: MatchView, start_on_s
         start["race"] = list(view.race)
     if view.continued is not None:
         start["start_score"], start["breaker"] = list(view.continued[0]), view.continued[1]
-    return {"id": call_id(store, event_id, view.id, view.call), "event": event.spec.name, "match": view.id,
-            "round": view.round, "side": view.side, "match_start": start,
-            "profile": event.spec.profile, "expires": view.expires, "start_on_strike": start_on_strike}
+    call: dict[str, Any] = {
+        "id": call_id(store, event_id, view.id, view.call), "event": event.spec.name, "match": view.id,
+        "round": view.round, "side": view.side, "match_start": start, "profile": event.spec.profile,
+        "expires": view.expires, "start_on_strike": start_on_strike}
+    onward = where_next(event, view.id)
+    if onward is not None:
+        call["next"] = onward
+    return call
