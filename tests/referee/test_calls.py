@@ -218,8 +218,8 @@ def test_where_next_is_said_in_the_players_language(tmp_path):
     referee = Referee.open(tmp_path / "hr.db", wall=lambda: NOW, language="hr")
     try:
         ana, ben = won_called(referee, next=NEXT)["won"]["next_for"]
-        assert ana["words"] == "3. kolo pobjednika, protivnik: pobjednik meča Cvita - Dino"
-        assert ben["words"] == "2. kolo poraženih, protivnik: Ema"
+        assert ana["words"] == "3. kolo pobjedničke strane, protivnik: pobjednik meča Cvita - Dino"
+        assert ben["words"] == "2. kolo repasaža, protivnik: Ema"
     finally:
         referee.close()
 
