@@ -71,14 +71,15 @@ def shooters_panel(screen: Touchscreen):
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=["800x480", "1920x1080"])
-def test_what_a_player_reads_from_three_metres_is_measured_with_20_character_names(screen, table, size, language):
+def test_screenshots_of_what_a_player_reads_from_3_m_measured_with_20_character_names(screen, table, size, language):
     """Issue 33, 7: with 20-character names at 800x480 the panel names were 18 px, BALL IN HAND 23 px with the clock
     running, the ruling 8 px on a reopened shot and 9 px on an APA rack summary."""
     screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
     ana, ben = LONG_NAMES
     measured = Measured(screen, language)
 
-    started(screen, table, players=LONG_NAMES)
+    table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=LONG_NAMES)})
+    screen.wait_for(lambda: screen.current == "live" and shooters_panel(screen).name.text == ana, "the match")
     table.play(*LEGAL_BREAK, *BAD_HIT, *BAD_HIT, *BAD_HIT, *BAD_HIT)
     screen.wait_for(lambda: screen.text("warning") and screen.app.view.ball_in_hand, "the 5.13 banner, ball in hand")
     shooter = shooters_panel(screen)
