@@ -11,6 +11,9 @@ ruling at least 18, cut short with "…" rather than set smaller, whole on "Why?
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
+
 import pytest
 
 from tests.live import ANA_BEN
@@ -42,10 +45,11 @@ class Measured:
         self.heights: dict[str, int] = {}
         self.least: dict[str, float] = {}
 
-    def shot(self, name: str) -> None:
+    def shot(self, name: str) -> Path:
         """The screen shown as docs/screenshots/[hr/]NAME-WxH.png: nothing on it cut."""
-        self.screen.screenshot(f"{'hr/' if self.language == 'hr' else ''}{name}")
+        path = self.screen.screenshot(f"{'hr/' if self.language == 'hr' else ''}{name}")
         assert self.screen.cut() == [], name
+        return path
 
     def read(self, what: str, label, least: int) -> None:
         assert self.screen.visible(label), what
@@ -62,6 +66,25 @@ class Measured:
         folder.mkdir(parents=True, exist_ok=True)
         lines = [f"{what}: {px} px (goal {self.least[what]:g})" for what, px in self.heights.items()]
         (folder / f"readable-cap-heights-{width}x{height}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def inked_rows(png: Path, widget, ink: str, paper: str) -> int:
+    """The rows of the screenshot, inside ``widget``, holding a pixel nearer the text's colour ``ink`` than the
+    ``paper`` under it: for a line in capitals with no accents (BALL IN HAND, BIJELA U RUCI), its cap height as
+    drawn (round letters, C and U, overshoot it by about a pixel a side)."""
+    from PIL import Image
+
+    from scoreboard.ui.app import hex_rgba
+
+    ink_rgb, paper_rgb = ([round(c * 255) for c in hex_rgba(colour)[:3]] for colour in (ink, paper))
+    half = math.dist(ink_rgb, paper_rgb) / 2
+    (left, bottom), (right, top) = widget.to_window(widget.x, widget.y), widget.to_window(widget.right, widget.top)
+    with Image.open(png) as image:
+        box = image.convert("RGB").crop((int(left), image.height - int(top), int(right), image.height - int(bottom)))
+        data = box.tobytes()
+    pixels = [data[i:i + 3] for i in range(0, len(data), 3)]
+    rows = {i // box.width for i, pixel in enumerate(pixels) if math.dist(pixel, ink_rgb) < half}
+    return max(rows) - min(rows) + 1 if rows else 0
 
 
 def shooters_panel(screen: Touchscreen):
@@ -91,6 +114,8 @@ def test_screenshots_of_what_a_player_reads_from_3_m_measured_with_20_character_
     measured.read("two fouls: the shooter's score", shooter.score, READ_FROM_3_M)
     measured.read("two fouls: the other score", screen.widget("player0", "live").ids.score, READ_FROM_3_M)
     measured.read("two fouls: the ruling", screen.widget("ruling"), RULING)
+    measured.heights["two fouls: the 9's number"] = cap_height(screen.ball(9, "balls")._label)
+    measured.least["two fouls: the 9's number"] = READ_FROM_3_M * screen.app.u
 
     table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket"}, {"type": "settle"})
     screen.wait_for(lambda: screen.visible(screen.widget("pick", "live")), "the Which ball? button")
@@ -115,10 +140,15 @@ def test_screenshots_of_what_a_player_reads_from_3_m_measured_with_20_character_
     Wall(screen).left(20)
     shooter = shooters_panel(screen)
     assert shooter.name.text == ana
-    measured.shot("readable-shot-clock")
+    png = measured.shot("readable-shot-clock")
     measured.read("clock: the shooter's name", shooter.name, READ_FROM_3_M)
-    measured.read("clock: BALL IN HAND", screen.widget("status_more"), READ_FROM_3_M)
-    assert screen.text("status_more") == screen.app.view.status_wrapped.split("\n")[-1]
+    ball_in_hand = screen.widget("status_more")
+    measured.read("clock: BALL IN HAND", ball_in_hand, READ_FROM_3_M)
+    assert ball_in_hand.text == screen.app.view.status_wrapped.split("\n")[-1]
+    drawn = inked_rows(png, ball_in_hand, "#ffd400", "#0b0e12")  # the metric checked against the PNG's pixels
+    measured.heights["clock: BALL IN HAND, its inked rows in the PNG"] = drawn
+    measured.least["clock: BALL IN HAND, its inked rows in the PNG"] = READ_FROM_3_M * screen.app.u
+    assert -1 <= drawn - measured.heights["clock: BALL IN HAND"] <= 2, drawn  # C and U overshoot H by 1 px a side
     measured.read("clock: the ruling", screen.widget("ruling"), RULING)
 
     table.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=LONG_NAMES, rules={"profile": "apa9"},
