@@ -52,8 +52,12 @@ class Measured:
         return path
 
     def read(self, what: str, label, least: int) -> None:
+        """``label``'s cap height, to be at least ``least`` px at 800x480 (scaled with the window)."""
         assert self.screen.visible(label), what
-        self.heights[what] = cap_height(label)
+        self.record(what, cap_height(label), least)
+
+    def record(self, what: str, height: int, least: int) -> None:
+        self.heights[what] = height
         self.least[what] = least * self.screen.app.u
 
     def too_small(self) -> dict[str, tuple[int, float]]:
@@ -114,8 +118,7 @@ def test_screenshots_of_what_a_player_reads_from_3_m_measured_with_20_character_
     measured.read("two fouls: the shooter's score", shooter.score, READ_FROM_3_M)
     measured.read("two fouls: the other score", screen.widget("player0", "live").ids.score, READ_FROM_3_M)
     measured.read("two fouls: the ruling", screen.widget("ruling"), RULING)
-    measured.heights["two fouls: the 9's number"] = cap_height(screen.ball(9, "balls")._label)
-    measured.least["two fouls: the 9's number"] = READ_FROM_3_M * screen.app.u
+    measured.read("two fouls: the 9's number", screen.ball(9, "balls")._label, READ_FROM_3_M)
 
     table.play({"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket"}, {"type": "settle"})
     screen.wait_for(lambda: screen.visible(screen.widget("pick", "live")), "the Which ball? button")
@@ -146,8 +149,7 @@ def test_screenshots_of_what_a_player_reads_from_3_m_measured_with_20_character_
     measured.read("clock: BALL IN HAND", ball_in_hand, READ_FROM_3_M)
     assert ball_in_hand.text == screen.app.view.status_wrapped.split("\n")[-1]
     drawn = inked_rows(png, ball_in_hand, "#ffd400", "#0b0e12")  # the metric checked against the PNG's pixels
-    measured.heights["clock: BALL IN HAND, its inked rows in the PNG"] = drawn
-    measured.least["clock: BALL IN HAND, its inked rows in the PNG"] = READ_FROM_3_M * screen.app.u
+    measured.record("clock: BALL IN HAND, its inked rows in the PNG", drawn, READ_FROM_3_M)
     assert -1 <= drawn - measured.heights["clock: BALL IN HAND"] <= 2, drawn  # C and U overshoot H by 1 px a side
     measured.read("clock: the ruling", screen.widget("ruling"), RULING)
 
