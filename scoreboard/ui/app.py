@@ -268,12 +268,18 @@ class FitText:
 
 
 def _shortened(words: list[str], count: int) -> str:
-    """The first ``count`` words and "…", the last word's trailing punctuation dropped.
+    """The first ``count`` words and "…", the last word's trailing punctuation dropped, and a bracket left open
+    dropped with what follows it.
 
     >>> _shortened(["Ana", "fouled.", "Ben", "has", "ball", "in", "hand."], 2)
     'Ana fouled…'
+    >>> _shortened("Taken back: the end of the shot (the table came to rest).".split(), 8)
+    'Taken back: the end of the shot…'
     """
-    return " ".join(words[:count]).rstrip(",.;:") + "…"
+    text = " ".join(words[:count])
+    if text.count("(") > text.count(")") and text.rindex("(") > 0:
+        text = text[:text.rindex("(")]
+    return text.rstrip(",.;: ") + "…"
 
 
 def _laid_out_words(label: Any) -> list[str]:
