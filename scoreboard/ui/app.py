@@ -208,27 +208,78 @@ class FitText:
     min_font = NumericProperty(9)
     fit_padding = NumericProperty(4)
     """Room left on each side, in window pixels."""
+    whole = StringProperty(None, allownone=True)
+    """Set instead of ``text`` where a text may be cut short rather than set smaller than ``min_font``: ``text``
+    is then ``whole``, or as many of its words as fit at ``min_font`` and "…" (the ruling: "Why?" has it whole)."""
 
     def __init__(self, **kwargs: Any) -> None:
+        self._fitting = False
         super().__init__(**kwargs)
-        self.bind(text=self._fit, size=self._fit, max_font=self._fit, bold=self._fit, fit_padding=self._fit)
+        self.bind(text=self._fit, size=self._fit, max_font=self._fit, min_font=self._fit, bold=self._fit,
+                  fit_padding=self._fit, whole=self._fit)
         self._fit()
 
     def _fit(self, *_args: Any) -> None:
+        if self._fitting:
+            return
+        self._fitting = True
+        try:
+            if self.whole is not None:
+                self.text = self.whole
+            if not self._fit_size() and self.whole:
+                self.text = self._cut_short()
+                self._fit_size()
+        finally:
+            self._fitting = False
+
+    def _fit_size(self) -> bool:
+        """The largest size from ``max_font`` down to ``min_font`` at which the text fits: whether one did."""
         width, height = self.width - 2 * self.fit_padding, self.height
         if width < 4 or height < 4 or not self.text:
             self.font_size = self.max_font
-            return
+            return True
         self.text_size = (width, None)
         size = self.max_font
         while True:
-            self.font_size = size
-            self.texture_update()
-            fits = self.texture_size[0] <= width + 1 and self.texture_size[1] <= height
-            whole_words = _laid_out_words(self._label) == self.text.split()  # no word broken across lines
-            if (fits and whole_words) or size <= self.min_font:
-                return
+            if self._fits(size):
+                return True
+            if size <= self.min_font:
+                return False
             size = max(self.min_font, size * 0.92)
+
+    def _fits(self, size: float) -> bool:
+        self.font_size = size
+        self.texture_update()
+        fits = self.texture_size[0] <= self.width - 2 * self.fit_padding + 1 and self.texture_size[1] <= self.height
+        return fits and _laid_out_words(self._label) == self.text.split()  # no word broken across lines
+
+    def _cut_short(self) -> str:
+        """``whole``'s most words that fit at ``min_font`` with "…" after them (at least the first word)."""
+        words = self.whole.split(" ")
+        shown, most = 1, len(words) - 1
+        while shown < most:  # the words shown fit; more than ``most`` do not
+            middle = (shown + most + 1) // 2
+            self.text = _shortened(words, middle)
+            if self._fits(self.min_font):
+                shown = middle
+            else:
+                most = middle - 1
+        return _shortened(words, shown)
+
+
+def _shortened(words: list[str], count: int) -> str:
+    """The first ``count`` words and "…", the last word's trailing punctuation dropped, and a bracket left open
+    dropped with what follows it.
+
+    >>> _shortened(["Ana", "fouled.", "Ben", "has", "ball", "in", "hand."], 2)
+    'Ana fouled…'
+    >>> _shortened("Taken back: the end of the shot (the table came to rest).".split(), 8)
+    'Taken back: the end of the shot…'
+    """
+    text = " ".join(words[:count])
+    if text.count("(") > text.count(")") and text.rindex("(") > 0:
+        text = text[:text.rindex("(")]
+    return text.rstrip(",.;: ") + "…"
 
 
 def _laid_out_words(label: Any) -> list[str]:

@@ -62,15 +62,15 @@ def test_screenshots_of_every_screen_in_croatian(screen, table, size):
     looked_at(screen, "live-break", shots)
     table.play(*BREAK_POCKETING_3)
     screen.wait_for(lambda: screen.text("push_out") == "PUSH OUT DOPUŠTEN", "push out allowed")
-    assert screen.text("ruling") == f"{ana} pravilno razbija (5.4), ubacuje kuglu 3 i nastavlja. " \
-                                    f"{ana} smije igrati push out (5.5)."
+    assert screen.widget("ruling").whole == f"{ana} pravilno razbija (5.4), ubacuje kuglu 3 i nastavlja. " \
+                                            f"{ana} smije igrati push out (5.5)."  # at 800x480 cut short, on Why?
     looked_at(screen, "live", shots)
     table.play({"type": "push_out"}, {"type": "strike"}, {"type": "cushion", "ball": 0}, {"type": "settle"})
     screen.wait_for(lambda: screen.current == "choice", "the push-out choice")
     looked_at(screen, "push-out-choice", shots)
     screen.tap_id("accept")
     screen.wait_for(lambda: screen.current == "live" and screen.text("status") == f"Na potezu: {ben}", "Ben shooting")
-    assert screen.text("ruling").endswith(f"{ben} igra s ostavljene pozicije.")
+    assert screen.widget("ruling").whole.endswith(f"{ben} igra s ostavljene pozicije.")
     table.play(*BAD_HIT, *BAD_HIT, *BAD_HIT, *BAD_HIT)
     screen.wait_for(lambda: screen.text("warning") == "UPOZORENJE: DVA UZASTOPNA FAULA (5.13)", "the 5.13 banner")
     assert screen.text("status") == f"Na potezu: {ben} –\nBIJELA U RUCI"
