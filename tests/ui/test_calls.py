@@ -73,7 +73,8 @@ CROATIAN_TABLE = '[ui]\npin = "0000"\n[table]\nlanguage = "hr"\n'
                                       "Next for you: winners' round 3 against the winner of Cvita - Dino",
                                       "Next for you: losers' round 2 against Ema")),
     (CROATIAN_TABLE, "Petak, devetka", ("Poziv: Ana - Ben, igra se na 3, 2. kolo pobjedničke strane",
-                                        "Za tebe slijedi: 3. kolo pobjedničke strane, protivnik: pobjednik meča Cvita - Dino",
+                                        "Za tebe slijedi: 3. kolo pobjedničke strane, protivnik: "
+                                        "pobjednik meča Cvita - Dino",
                                         "Za tebe slijedi: 2. kolo repasaža, protivnik: Ema")),
 ], ids=["en", "hr"])
 def test_screenshots_of_a_called_match_with_its_event_then_next_for_you_once_won(screen, daemon, table, size,
