@@ -75,6 +75,9 @@ MESSAGE_SECONDS = 8.0
 SCREEN_OF = {"fouls": "fouls", "pick": "picker", "more": "more", "new_match": "setup", "settings": "settings",
              "undo": "undo", "call_foul": "fouls", "name_ball": "picker", "off_table": "fouls",
              "undo_shot": "take_back", "why": "why"}
+#: The screens where a ruling is put right (a foul called, a ball named, an undo): the shot clock stands still
+#: while one is open (``clock_pause``; the daemon lapses a pause a screen never ends, docs/rules.md).
+CORRECTING = frozenset({"fouls", "picker", "undo", "take_back"})
 #: One press is one action: a touch that begins this soon after a tap changed the screen is not delivered to the
 #: new screen (a double tap must not land on what appears under the finger) ...
 SCREEN_CHANGE_GUARD_S = 0.3
@@ -903,6 +906,8 @@ class DevetkaApp(App):
         """The setup screen's language button, while it is shown: the screens speak it before the match does."""
         self.linked = True
         """False once the client says the daemon cannot be reached (until it can again)."""
+        self.clock_paused = False
+        """This screen stood the shot clock still for the correction screen open (``CORRECTING``)."""
         self.abandoning: dict | None = None
         """The request (a new match, a resume) waiting for the players to leave the match on the table unfinished."""
         self.view = self._view(None)
@@ -923,6 +928,7 @@ class DevetkaApp(App):
         self.manager.transition = NoTransition()
         self.manager.bind(current=lambda *_args: root.screen_changed())
         self.manager.bind(current=lambda *_args: self.type_into(None))
+        self.manager.bind(current=lambda *_args: self._pause_while_correcting())
         Window.clearcolor = hex_rgba("#0b0e12")
         Window.bind(size=self._resized)
         self._resized(Window, Window.size)
@@ -1042,6 +1048,12 @@ class DevetkaApp(App):
 
     def on_answer(self, answer: dict) -> None:
         command = (answer.get("request") or {}).get("cmd")
+        if command == "clock_pause":  # the clock's matter: no screen changes, and a refusal is nothing to show
+            self.clock_paused = bool(answer.get("ok")) and (answer.get("request") or {}).get("on") is True
+            if answer.get("state") is not None:
+                self.state = answer["state"]
+                self._show(self._view(self.state))
+            return
         if command == "pin":
             self.manager.get_screen("settings").answered_pin(answer)
             return
@@ -1171,6 +1183,18 @@ class DevetkaApp(App):
         sent = self.client.send(request, wait_s=ANSWER_WAIT_S)
         if "ok" in sent:  # the answer, or why the request could not be sent
             self.on_answer(sent)
+
+    def _pause_while_correcting(self) -> None:
+        """The shot clock stands still while a correction screen is open, and runs again once it closes: asked
+        only while a turn is timed and running, so the daemon has nothing to refuse."""
+        correcting = self.manager is not None and self.manager.current in CORRECTING
+        face = self.view.shot_clock
+        if correcting and not self.clock_paused and face is not None and face.deadline_ms is not None \
+                and not face.proposed:
+            self.send({"cmd": "clock_pause", "on": True})
+        elif not correcting and self.clock_paused:
+            self.clock_paused = False
+            self.send({"cmd": "clock_pause", "on": False})
 
     def go(self, name: str) -> None:
         """Open a screen; ``live`` means whichever screen the state calls for."""

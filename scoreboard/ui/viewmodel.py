@@ -136,12 +136,16 @@ class ShotClockFace:
     deadline_ms: int | None
     warning_ms: int | None
     proposed: bool
+    paused_left_ms: int | None = None
+    """While a ruling is put right (``clock_pause``): the ms left, standing still; None while it runs."""
 
     def at(self, now_ms: float) -> tuple[str, str]:
         """What the clock shows at ``now_ms``: the seconds left (rounded up) and its phase: "" (plenty), "warn"
-        (from the warning, 10 s), "late" (the last 5 s) or "out" (TIME: run out)."""
+        (from the warning, 10 s), "late" (the last 5 s), "out" (TIME: run out) or "paused" (standing still)."""
         if self.proposed:
             return N_("TIME"), "out"
+        if self.paused_left_ms is not None:
+            return str(max(0, -(-self.paused_left_ms // 1000))), "paused"
         if self.deadline_ms is None:
             return "", ""
         left = max(0, -int((now_ms - self.deadline_ms) // 1000))
@@ -164,6 +168,8 @@ def _shot_clock(state: dict) -> ShotClockFace | None:
     if clock.get("time_foul_proposed"):
         deadline = clock.get("deadline")
         return ShotClockFace(deadline if isinstance(deadline, int) else None, None, True)
+    if clock.get("running") and clock.get("paused") and isinstance(clock.get("paused_left"), int):
+        return ShotClockFace(None, None, False, clock["paused_left"])
     if clock.get("running") and isinstance(clock.get("deadline"), int):
         warning = clock.get("warning_at")
         return ShotClockFace(clock["deadline"], warning if isinstance(warning, int) else None, False)

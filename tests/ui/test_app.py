@@ -958,6 +958,39 @@ def test_the_extension_button_for_the_shooter_moves_the_deadline_on(screen, tabl
     assert not screen.visible(screen.widget("extension"))  # one a turn: the daemon serves no second one
 
 
+def test_the_shot_clock_stands_still_while_the_foul_menu_is_open_and_runs_on_from_there(screen, table):
+    """Issue 33, item 3: a foul menu opened by touch stands the daemon's clock still (clock_pause); a minute on the
+    wall clock while it is open leaves the face as it was; Back runs it again, its deadline moved on by the pause."""
+    wall = clocked(screen, table)
+    wall.tick()
+    before = screen.app.state["shot_clock"]
+    assert before["paused"] is False and screen.app.clock_phase in ("", "warn")
+    paused_from = time.time()
+    screen.tap_id("fouls")
+    screen.wait_for(lambda: screen.app.state["shot_clock"]["paused"], "the clock paused by the foul menu")
+    assert screen.current == "fouls"
+    served = table.play({"cmd": "state"})["shot_clock"]  # what every screen and the board are served
+    assert served["paused"] is True and served["deadline"] is None and 0 < served["paused_left"] <= 35_000
+    seconds = str(-(-served["paused_left"] // 1000))
+    wall.now += 60  # a long dispute: past the deadline the clock had
+    wall.tick()
+    assert (screen.app.clock_text, screen.app.clock_phase) == (seconds, "paused")
+    assert screen.widget("shot_clock", "live").ids.paused_caption.text == "PAUSED"
+    assert table.play({"cmd": "state"})["shot_clock"]["paused_left"] == served["paused_left"]
+    resumed_from = time.time()
+    screen.tap_id("back")
+    screen.wait_for(lambda: not screen.app.state["shot_clock"]["paused"], "the clock running again")
+    resumed_by = time.time()
+    after = screen.app.state["shot_clock"]
+    assert screen.current == "live" and after["running"] is True
+    moved = after["deadline"] - before["deadline"]  # by the time it stood still, no more, no less
+    assert (resumed_from - paused_from) * 1000 - 1000 <= moved <= (resumed_by - paused_from) * 1000 + 1000
+    wall.now = resumed_by
+    wall.tick()
+    shown = screen.widget("shot_clock").text  # what it had, less what has passed since Back (a loaded machine's)
+    assert int(seconds) - 2 <= int(shown) <= int(seconds) and screen.app.clock_phase != "paused"
+
+
 def test_the_shot_clock_is_switched_from_the_more_screen(screen, table):
     started(screen, table)
     table.play(*LEGAL_BREAK)
@@ -994,6 +1027,21 @@ def test_screenshots_of_the_shot_clock_at_20_10_and_5_s(screen, table, size):
         assert screen.widget("shot_clock").text == str(left)
         path = screen.screenshot(f"live-shot-clock-{left}s")
         assert Image(str(path)).size == size
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_the_shot_clock_paused(screen, table, size):
+    """docs/screenshots/: the live screen while the clock stands still (paused by a correction on another screen of
+    the table, or the touchscreen's own menu just closing): the seconds left, in teal, captioned PAUSED."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    clocked(screen, table)
+    table.play({"cmd": "clock_pause", "on": True})
+    screen.wait_for(lambda: screen.app.clock_phase == "paused", "the clock paused")
+    left = str(-(-screen.app.state["shot_clock"]["paused_left"] // 1000))
+    assert screen.widget("shot_clock").text == left and screen.visible(screen.widget("shot_clock"))
+    assert screen.widget("shot_clock").ids.paused_caption.text == "PAUSED"
+    assert screen.cut() == []
+    screen.screenshot("live-shot-clock-paused")
 
 
 def shown_codes(screen: Touchscreen, name: str) -> list[str]:
