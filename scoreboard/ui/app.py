@@ -47,7 +47,7 @@ from scoreboard.adapters.local_api.client import ApiClient
 from scoreboard.core.messages import from_json, render
 from scoreboard.i18n.catalog import LANGUAGES
 from scoreboard.ui.client import kivy_deliver
-from scoreboard.ui.language import tr
+from scoreboard.ui.language import LAST_LANGUAGE_FILE, LastLanguage, tr
 from scoreboard.ui.night import chosen_row, code_note, night_rows, unfinished
 from scoreboard.ui.qr import result_code
 from scoreboard.ui.sound import Cues, Speaker
@@ -877,8 +877,14 @@ class DevetkaApp(App):
     title = "Devetka"
 
     def __init__(self, socket_path: str, config: Any = None, note: str = "", wall: Any = time.time,
-                 splash: bool = False, touch_clock: Any = time.time, **kwargs: Any) -> None:
+                 splash: bool = False, touch_clock: Any = time.time, last_language: Path | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        from kivy import kivy_home_dir
+
+        self.last_language = LastLanguage(last_language or Path(kivy_home_dir) / LAST_LANGUAGE_FILE)
+        """The language the daemon last served, kept in Kivy's home: spoken before it is heard again."""
+        self.kept_language = self.last_language.read()
         self.note = note
         self.wall = wall
         """The wall clock the shot clock counts down on (the daemon serves its deadline on the same one)."""
@@ -993,8 +999,9 @@ class DevetkaApp(App):
 
     def spoken(self) -> str:
         """The language to speak: the setup screen's choice, else the daemon's (the match's or the table's), else
-        the config's before the daemon is heard."""
-        return self.chosen_language or (self.state or {}).get("language") or self.table_config.table.language
+        before the daemon is heard the one it last served (``LastLanguage``), else the config's."""
+        return (self.chosen_language or (self.state or {}).get("language") or self.kept_language
+                or self.table_config.table.language)
 
     def _view(self, state: dict | None, connected: bool = True) -> View:
         """The view of ``state`` in the language spoken; the kv files' own words switch with it (``tr``)."""
@@ -1022,6 +1029,7 @@ class DevetkaApp(App):
     def on_state(self, state: dict) -> None:
         first = self.state is None
         self.state = state
+        self.last_language.keep(state.get("language"))
         self._show(self._view(state))
         if first and self.manager is not None:
             self._say_when_drawn()

@@ -694,14 +694,16 @@ def _ruling_text(state: dict, verdict: dict | None, players: list[str], t: Catal
 
 
 def _undo_shot_text(shot: dict | None, t: Catalog) -> str:
-    """What a tap on "Take back the shot" takes back, said from its message in the screen's language."""
+    """What a tap on "Take back the shot" takes back, said from its message in the screen's language, with how
+    much of it the table took in, in players' words: what its sensors read and what was tapped."""
     if not isinstance(shot, dict):
         return ""
     named = render(from_json(shot["message"]), t) if isinstance(shot.get("message"), dict) else shot.get("shot")
     count = shot.get("inputs")
     if not isinstance(count, int):
         return str(named)
-    return t.ngettext("{shot} ({n} input)", "{shot} ({n} inputs)", count).format(shot=named, n=count)
+    return t.ngettext("{shot} ({n} sensor reading or tap)", "{shot} ({n} sensor readings and taps)",
+                      count).format(shot=named, n=count)
 
 
 def _undo_text(target: dict | None, players: list[str], t: Catalog) -> str:

@@ -1095,10 +1095,10 @@
 "{reason} cannot be called: the break pocketed two balls, so the 3-point rule is met": "{reason} ne može se prijaviti: razbijanjem su ubačene dvije kugle, pa je pravilo tri kugle ispunjeno",
 "{s0}-{s1}, {name} wins": "{s0}:{s1}, pobjednik {name}",
 "{score}, rack {rack}, is not over.": "{score}, partija {rack}: meč nije gotov.",
-"{shot} ({n} input)": [
-"{shot} ({n} unos)",
-"{shot} ({n} unosa)",
-"{shot} ({n} unosa)"
+"{shot} ({n} sensor reading or tap)": [
+"{shot} ({n} očitanje senzora ili dodir)",
+"{shot} ({n} očitanja senzora i dodira)",
+"{shot} ({n} očitanja senzora i dodira)"
 ],
 "{standing}; rack {rack}, {name} to shoot with ball in hand.": "{standing}; {rack}. partija, na potezu: {name}, s bijelom u ruci.",
 "{standing}; rack {rack}, {name} to shoot.": "{standing}; {rack}. partija, na potezu: {name}.",
