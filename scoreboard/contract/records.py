@@ -143,6 +143,12 @@ class ShotClock(Record, frozen=True, kw_only=True):
     deadline: Annotated[int | None, Meta(description="when the turn runs out: wall clock ms since the epoch")]
     warning_at: Annotated[int | None, Meta(description="deadline less the warning, likewise")]
     time_foul_proposed: Annotated[bool, Meta(description="the clock ran out with no strike sensor: 'Time foul?'")]
+    paused: Annotated[bool, Meta(
+        description="the clock stands still while a ruling is put right on the touchscreen (clock_pause)")]
+    paused_left: Annotated[int | None, Meta(
+        description="while paused, the ms left on the clock, standing still (deadline and warning_at are null)")]
+    pause_ends: Annotated[int | None, Meta(
+        description="while paused, when the pause lapses by itself: wall clock ms since the epoch")]
 
 
 class Health(Record, frozen=True, kw_only=True):

@@ -67,8 +67,8 @@ from scoreboard.referee.shot_clock import ShotClockTimer
 from scoreboard.referee.store import Store, StoreError, WriteError
 from scoreboard.sensing.interface import FencedSource, Health, Heard, Source
 
-COMMANDS = ("call, call_decline, call_start, names, new_match, pin, rack_mode, restart, result, results, resume, "
-            "settings, state, stats, withdraw")
+COMMANDS = ("call, call_decline, call_start, clock_pause, names, new_match, pin, rack_mode, restart, result, results, "
+            "resume, settings, state, stats, withdraw")
 
 #: The state's health entry of the store, there while it cannot write (a full disk, a read-only file).
 STORE_HEALTH = ("store", "store")
@@ -328,6 +328,9 @@ class Referee:
         state says so); None when nothing is due."""
         if self.match is None:
             return None
+        if self.shot_clock.lapsed(self.now()):
+            self._moves += 1
+            return Reply(True, self._served(), changed=True)  # the pause lapsed: every screen counts down again
         due = self.shot_clock.due(self.now())
         if due:
             self._moves += 1
@@ -371,6 +374,8 @@ class Referee:
             return self._new_match(request.get("match_start"))
         if cmd == "rack_mode":
             return self._rack_mode(request.get("on"))
+        if cmd == "clock_pause":
+            return self._clock_pause(request.get("on"))
         if cmd == "names":
             return Reply(True, self.state(names=self.store.player_names()))
         if cmd == "stats":
@@ -435,6 +440,27 @@ class Referee:
         if not isinstance(on, bool):
             return self._refuse(msg("rack_mode needs on: true or false"))
         self.set_rack_mode(on)
+        return Reply(True, self._served(), changed=True)
+
+    def _clock_pause(self, on: Any) -> Reply:
+        """The touchscreen is putting a ruling right (a foul called, a ball named, an undo): the shot clock stands
+        still until it says so (``on: false``) or the pause lapses (``PAUSE_LAPSE_S``). A clock matter, not a rules
+        input: nothing is stored and no ruling changes (docs/rules.md, "The shot clock")."""
+        if not isinstance(on, bool):
+            return self._refuse(msg("clock_pause needs on: true or false, not {value}", value=json.dumps(on)))
+        if self.match is None:
+            return self._refuse(msg("clock_pause: {problem}", problem=NO_MATCH), "not_now")
+        now = self.now()
+        timer = self.shot_clock
+        timer.lapsed(now)
+        if not on:
+            return Reply(True, self._served(), changed=timer.resume(now))  # none to end: it lapsed, or a turn ended it
+        if self.match.state.table.match_winner is not None:
+            return self._refuse(msg("clock_pause: {problem}", problem=MATCH_OVER), "not_now")
+        if not timer.running:
+            return self._refuse(msg("clock_pause: no shot clock is running now (it is off, run out, or waits for the "
+                                    "table to be quiet)"), "not_now")
+        timer.pause(now)
         return Reply(True, self._served(), changed=True)
 
     def _settings(self, request: dict[str, Any]) -> Reply:
@@ -646,10 +672,10 @@ class Referee:
     def _clock_refusal(self, item: Input) -> Message | None:
         """The daemon's own clock decides when time is up: no time foul before it runs out, no extension after."""
         if isinstance(item, ShotClock) and item.expired and not self.shot_clock.run_out(self.now()):
-            deadline = self.shot_clock.deadline
-            if deadline is None:
+            left = self.shot_clock.left(self.now())
+            if left is None:
                 return None  # no turn is timed: the rules refuse it, with their reason
-            tenths = max(0, round((deadline - self.now()) * 10))
+            tenths = max(0, round(left * 10))
             return msg("the shot clock has not run out: {seconds}.{tenths} s left", seconds=tenths // 10,
                        tenths=tenths % 10)
         if isinstance(item, Extension) and self.shot_clock.run_out(self.now()):
@@ -661,11 +687,16 @@ class Referee:
         wall clock, for screens to count down from; never ticks), and whether a time foul is proposed."""
         timer = self.shot_clock
         deadline, warning = timer.deadline, timer.warning
+        paused, pause_ends = timer.paused, timer.pause_ends
+        left = timer.left(self.now()) if paused else None
         return {
             "running": timer.running,
-            "deadline": None if deadline is None else round((deadline + self._epoch) * 1000),
-            "warning_at": None if warning is None else round((warning + self._epoch) * 1000),
+            "deadline": None if deadline is None or paused else round((deadline + self._epoch) * 1000),
+            "warning_at": None if warning is None or paused else round((warning + self._epoch) * 1000),
             "time_foul_proposed": timer.proposed,
+            "paused": paused,
+            "paused_left": None if left is None else round(left * 1000),
+            "pause_ends": None if pause_ends is None else round((pause_ends + self._epoch) * 1000),
         }
 
     def _clock_actions(self, served: dict[str, Any], now: float) -> dict[str, Any]:

@@ -137,6 +137,7 @@ class TerminalView:
         self._verdict: tuple | None = None
         self._rack_mode = False
         self._winner: int | None = None
+        self._links_down: frozenset[str] = frozenset()
 
     def show(self, state: dict[str, Any]) -> list[str]:
         lines: list[str] = []
@@ -157,9 +158,17 @@ class TerminalView:
         return lines + self._after(state)
 
     def _after(self, state: dict[str, Any]) -> list[str]:
-        """Racking begun, the match won: said once each."""
+        """Racking begun, a sensor link down or back (what the touchscreen's sensors button shows in red), the
+        match won: said once each."""
         lines = []
         players = state["players"]
+        down = frozenset(f"{report.get('source')}: {report.get('detail', report.get('status'))}"
+                         for report in state.get("health") or ()
+                         if report.get("subject") == "link" and report.get("status") in ("offline", "fault"))
+        lines.extend(f"    (sensor link down: {link})" for link in sorted(down - self._links_down))
+        if self._links_down and not down:
+            lines.append("    (sensor link back)")
+        self._links_down = down
         if state.get("rack_mode") and not self._rack_mode:
             lines.append("    (racking: the pocket sensors are off until the next strike)")
         self._rack_mode = bool(state.get("rack_mode"))
@@ -483,7 +492,7 @@ def play(options: DemoOptions, out: Callable[[str], None] = print, screen: bool 
                     if not screen:
                         return
                     screens.append(Touchscreen(config.api.socket))
-                    if screens[0].shown.wait(SCREEN_TIMEOUT):
+                    if serving(mcu, screens[0].shown.is_set, SCREEN_TIMEOUT):
                         out("devetka demo: the touchscreen shows the match")
                     else:
                         out(f"devetka demo: the touchscreen did not come up within {SCREEN_TIMEOUT:g} s: "
@@ -499,15 +508,16 @@ def play(options: DemoOptions, out: Callable[[str], None] = print, screen: bool 
                     outcome["state"] = conductor.play(played, options.racks, started=open_screen)
                     if screens and screens[0].process.poll() is None:
                         out(f"devetka demo: the last screen stays up {SUMMARY_S:g} s (or until its window is closed)")
-                        try:  # the summary, or the last ruling, is read; a player who closed the window is done
-                            screens[0].process.wait(SUMMARY_S)
-                        except subprocess.TimeoutExpired:
-                            pass
+                        # the summary, or the last ruling, is read; a player who closed the window is done
+                        serving(mcu, lambda: screens[0].process.poll() is not None, SUMMARY_S)
                 except BaseException as error:  # reported by play(), after the daemon has stopped cleanly
                     outcome["error"] = error
                 finally:
-                    for touchscreen in screens:
-                        touchscreen.close()
+                    closing = threading.Thread(target=lambda: [touchscreen.close() for touchscreen in screens],
+                                               name="demo screens closing")
+                    closing.start()  # its window goes while the link is still served: no red at the end either
+                    serving(mcu, lambda: not closing.is_alive(), APPLY_TIMEOUT)
+                    closing.join()
                     if api is not None:
                         api.stop()
                     outcome["finished"] = True
@@ -529,6 +539,19 @@ def play(options: DemoOptions, out: Callable[[str], None] = print, screen: bool 
         if "error" in outcome:
             raise outcome["error"]
         return outcome["state"]
+
+
+def serving(mcu: Any, done: Callable[[], bool], timeout: float) -> bool:
+    """Wait up to ``timeout`` s for ``done``, the simulated microcontroller answering the daemon meanwhile (its
+    heartbeats): a real one never stops, and one left unserved while the demo waits (for the touchscreen's window
+    to come up, or on the last screen) showed the players a red "Sensor link down: serial" (issue 33). True once
+    ``done``."""
+    deadline = mcu.clock() + timeout
+    while not done():
+        if mcu.clock() >= deadline:
+            return False
+        mcu.idle(min(deadline, mcu.clock() + 0.05))
+    return True
 
 
 HELD = "devetka demo: played"

@@ -47,7 +47,7 @@ from scoreboard.adapters.local_api.client import ApiClient
 from scoreboard.core.messages import from_json, render
 from scoreboard.i18n.catalog import LANGUAGES
 from scoreboard.ui.client import kivy_deliver
-from scoreboard.ui.language import tr
+from scoreboard.ui.language import LAST_LANGUAGE_FILE, LastLanguage, tr
 from scoreboard.ui.night import chosen_row, code_note, night_rows, unfinished
 from scoreboard.ui.qr import result_code
 from scoreboard.ui.sound import Cues, Speaker
@@ -75,6 +75,9 @@ MESSAGE_SECONDS = 8.0
 SCREEN_OF = {"fouls": "fouls", "pick": "picker", "more": "more", "new_match": "setup", "settings": "settings",
              "undo": "undo", "call_foul": "fouls", "name_ball": "picker", "off_table": "fouls",
              "undo_shot": "take_back", "why": "why"}
+#: The screens where a ruling is put right (a foul called, a ball named, an undo): the shot clock stands still
+#: while one is open (``clock_pause``; the daemon lapses a pause a screen never ends, docs/rules.md).
+CORRECTING = frozenset({"fouls", "picker", "undo", "take_back"})
 #: One press is one action: a touch that begins this soon after a tap changed the screen is not delivered to the
 #: new screen (a double tap must not land on what appears under the finger) ...
 SCREEN_CHANGE_GUARD_S = 0.3
@@ -925,8 +928,14 @@ class DevetkaApp(App):
     title = "Devetka"
 
     def __init__(self, socket_path: str, config: Any = None, note: str = "", wall: Any = time.time,
-                 splash: bool = False, touch_clock: Any = time.time, **kwargs: Any) -> None:
+                 splash: bool = False, touch_clock: Any = time.time, last_language: Path | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        from kivy import kivy_home_dir
+
+        self.last_language = LastLanguage(last_language or Path(kivy_home_dir) / LAST_LANGUAGE_FILE)
+        """The language the daemon last served, kept in Kivy's home: spoken before it is heard again."""
+        self.kept_language = self.last_language.read()
         self.note = note
         self.wall = wall
         """The wall clock the shot clock counts down on (the daemon serves its deadline on the same one)."""
@@ -954,6 +963,8 @@ class DevetkaApp(App):
         """The setup screen's language button, while it is shown: the screens speak it before the match does."""
         self.linked = True
         """False once the client says the daemon cannot be reached (until it can again)."""
+        self.clock_paused = False
+        """This screen stood the shot clock still for the correction screen open (``CORRECTING``)."""
         self.abandoning: dict | None = None
         """The request (a new match, a resume) waiting for the players to leave the match on the table unfinished."""
         self.view = self._view(None)
@@ -974,6 +985,7 @@ class DevetkaApp(App):
         self.manager.transition = NoTransition()
         self.manager.bind(current=lambda *_args: root.screen_changed())
         self.manager.bind(current=lambda *_args: self.type_into(None))
+        self.manager.bind(current=lambda *_args: self._pause_while_correcting())
         Window.clearcolor = hex_rgba("#0b0e12")
         Window.bind(size=self._resized)
         self._resized(Window, Window.size)
@@ -1038,8 +1050,9 @@ class DevetkaApp(App):
 
     def spoken(self) -> str:
         """The language to speak: the setup screen's choice, else the daemon's (the match's or the table's), else
-        the config's before the daemon is heard."""
-        return self.chosen_language or (self.state or {}).get("language") or self.table_config.table.language
+        before the daemon is heard the one it last served (``LastLanguage``), else the config's."""
+        return (self.chosen_language or (self.state or {}).get("language") or self.kept_language
+                or self.table_config.table.language)
 
     def _view(self, state: dict | None, connected: bool = True) -> View:
         """The view of ``state`` in the language spoken; the kv files' own words switch with it (``tr``)."""
@@ -1067,6 +1080,7 @@ class DevetkaApp(App):
     def on_state(self, state: dict) -> None:
         first = self.state is None
         self.state = state
+        self.last_language.keep(state.get("language"))
         self._show(self._view(state))
         if first and self.manager is not None:
             self._say_when_drawn()
@@ -1093,6 +1107,12 @@ class DevetkaApp(App):
 
     def on_answer(self, answer: dict) -> None:
         command = (answer.get("request") or {}).get("cmd")
+        if command == "clock_pause":  # the clock's matter: no screen changes, and a refusal is nothing to show
+            self.clock_paused = bool(answer.get("ok")) and (answer.get("request") or {}).get("on") is True
+            if answer.get("state") is not None:
+                self.state = answer["state"]
+                self._show(self._view(self.state))
+            return
         if command == "pin":
             self.manager.get_screen("settings").answered_pin(answer)
             return
@@ -1222,6 +1242,18 @@ class DevetkaApp(App):
         sent = self.client.send(request, wait_s=ANSWER_WAIT_S)
         if "ok" in sent:  # the answer, or why the request could not be sent
             self.on_answer(sent)
+
+    def _pause_while_correcting(self) -> None:
+        """The shot clock stands still while a correction screen is open, and runs again once it closes: asked
+        only while a turn is timed and running, so the daemon has nothing to refuse."""
+        correcting = self.manager is not None and self.manager.current in CORRECTING
+        face = self.view.shot_clock
+        if correcting and not self.clock_paused and face is not None and face.deadline_ms is not None \
+                and not face.proposed:
+            self.send({"cmd": "clock_pause", "on": True})
+        elif not correcting and self.clock_paused:
+            self.clock_paused = False
+            self.send({"cmd": "clock_pause", "on": False})
 
     def go(self, name: str) -> None:
         """Open a screen; ``live`` means whichever screen the state calls for."""

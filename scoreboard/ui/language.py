@@ -9,16 +9,32 @@ Croatian the moment the daemon serves ``"language": "hr"``. The view model's wor
 >>> words = Words()
 >>> words._("New match"), words.switch("hr"), words._("New match")
 ('New match', True, 'Novi meč')
+
+The language last served is kept in the touchscreen's own folder (``LastLanguage``): a table made Croatian on its
+settings screen says so only through the daemon, and a screen started while the daemon is down must not say "NO
+CONNECTION" in English.
+
+>>> import tempfile
+>>> kept = LastLanguage(Path(tempfile.mkdtemp()) / LAST_LANGUAGE_FILE)
+>>> kept.read(), kept.keep("hr"), LastLanguage(kept.path).read()
+(None, True, 'hr')
 """
 
 from __future__ import annotations
 
+import logging
+from pathlib import Path
 from typing import Any
 
 from kivy.event import Observable
 
 from scoreboard.core.messages import Catalog
-from scoreboard.i18n.catalog import catalog, language_code
+from scoreboard.i18n.catalog import LANGUAGES, catalog, language_code
+
+#: The file in the touchscreen's folder (Kivy's home: /var/lib/devetka-ui on the Pi) with the language last served.
+LAST_LANGUAGE_FILE = "last-language"
+
+log = logging.getLogger("devetka.ui")
 
 
 class Words(Observable):
@@ -68,3 +84,34 @@ class Words(Observable):
 
 #: The one instance the kv files import (``#:import tr scoreboard.ui.language.tr``).
 tr = Words()
+
+
+class LastLanguage:
+    """The players' language the daemon last served, kept in a file of the touchscreen's own: spoken before the
+    daemon is heard (a cold start while it is down), over the config file's, which the screen's settings override."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._kept: str | None = None
+
+    def read(self) -> str | None:
+        """The language kept, if any and one Devetka speaks."""
+        try:
+            text = self.path.read_text(encoding="utf-8").strip()
+        except OSError:
+            return None
+        self._kept = text if text in LANGUAGES else None
+        return self._kept
+
+    def keep(self, language: Any) -> bool:
+        """Keep ``language`` (written only when it changes); True when written. A folder that cannot be written
+        costs the screen nothing but this memory."""
+        if language not in LANGUAGES or language == self._kept:
+            return False
+        try:
+            self.path.write_text(f"{language}\n", encoding="utf-8")
+        except OSError as error:
+            log.warning("cannot keep the language in %s: %s", self.path, error)
+            return False
+        self._kept = language
+        return True

@@ -138,12 +138,16 @@ class ShotClockFace:
     deadline_ms: int | None
     warning_ms: int | None
     proposed: bool
+    paused_left_ms: int | None = None
+    """While a ruling is put right (``clock_pause``): the ms left, standing still; None while it runs."""
 
     def at(self, now_ms: float) -> tuple[str, str]:
         """What the clock shows at ``now_ms``: the seconds left (rounded up) and its phase: "" (plenty), "warn"
-        (from the warning, 10 s), "late" (the last 5 s) or "out" (TIME: run out)."""
+        (from the warning, 10 s), "late" (the last 5 s), "out" (TIME: run out) or "paused" (standing still)."""
         if self.proposed:
             return N_("TIME"), "out"
+        if self.paused_left_ms is not None:
+            return str(max(0, -(-self.paused_left_ms // 1000))), "paused"
         if self.deadline_ms is None:
             return "", ""
         left = max(0, -int((now_ms - self.deadline_ms) // 1000))
@@ -166,6 +170,8 @@ def _shot_clock(state: dict) -> ShotClockFace | None:
     if clock.get("time_foul_proposed"):
         deadline = clock.get("deadline")
         return ShotClockFace(deadline if isinstance(deadline, int) else None, None, True)
+    if clock.get("running") and clock.get("paused") and isinstance(clock.get("paused_left"), int):
+        return ShotClockFace(None, None, False, clock["paused_left"])
     if clock.get("running") and isinstance(clock.get("deadline"), int):
         warning = clock.get("warning_at")
         return ShotClockFace(clock["deadline"], warning if isinstance(warning, int) else None, False)
@@ -708,14 +714,16 @@ def _ruling_text(state: dict, verdict: dict | None, players: list[str], t: Catal
 
 
 def _undo_shot_text(shot: dict | None, t: Catalog) -> str:
-    """What a tap on "Take back the shot" takes back, said from its message in the screen's language."""
+    """What a tap on "Take back the shot" takes back, said from its message in the screen's language, with how
+    much of it the table took in, in players' words: what its sensors read and what was tapped."""
     if not isinstance(shot, dict):
         return ""
     named = render(from_json(shot["message"]), t) if isinstance(shot.get("message"), dict) else shot.get("shot")
     count = shot.get("inputs")
     if not isinstance(count, int):
         return str(named)
-    return t.ngettext("{shot} ({n} input)", "{shot} ({n} inputs)", count).format(shot=named, n=count)
+    return t.ngettext("{shot} ({n} sensor reading or tap)", "{shot} ({n} sensor readings and taps)",
+                      count).format(shot=named, n=count)
 
 
 def _undo_text(target: dict | None, players: list[str], t: Catalog) -> str:

@@ -150,8 +150,8 @@ def test_the_documented_shot_clock_is_the_one_served(tmp_path):
     (b"", "not valid JSON: "),
     (b"[1, 2]", "a request must be a JSON object, not list"),
     (b'{"id": 7, "cmd": "shutdown"}',
-     "unknown command 'shutdown' (known: call, call_decline, call_start, names, new_match, pin, rack_mode, restart, "
-     "result, results, resume, settings, state, stats, withdraw)"),
+     "unknown command 'shutdown' (known: call, call_decline, call_start, clock_pause, names, new_match, pin, "
+     "rack_mode, restart, result, results, resume, settings, state, stats, withdraw)"),
     (b'{"id": 8, "type": "pass"}', "pass without a push out to answer (5.6)"),
     (b'{"id": 9, "type": "pocket", "ball": 12}', "pocket ball must be 0-9 or null, not 12"),
     (b'{"id": 10, "type": "match_start", "players": ["X", "Y"], "race": [1, 1], "breaker": 0, "v": 1}',

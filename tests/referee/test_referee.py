@@ -126,8 +126,8 @@ def test_a_shot_reopened_by_undo_waits_for_the_players_across_a_restart(tmp_path
 
 def test_commands(referee):
     assert referee.handle({"cmd": "state"}).state == referee.state()
-    known = ("(known: call, call_decline, call_start, names, new_match, pin, rack_mode, restart, result, results, "
-             "resume, settings, state, stats, withdraw)")
+    known = ("(known: call, call_decline, call_start, clock_pause, names, new_match, pin, rack_mode, restart, result, "
+             "results, resume, settings, state, stats, withdraw)")
     assert referee.handle({"cmd": "shutdown"}).error == f"unknown command 'shutdown' {known}"
     assert "cmd must be a string" in referee.handle({"cmd": 3}).error
     assert "match_start must be the match_start input" in referee.handle({"cmd": "new_match", "match_start": 3}).error

@@ -211,6 +211,127 @@ def test_after_a_restart_on_the_settle_that_began_the_turn_the_turn_has_its_whol
     again.close()
 
 
+# --- The pause while a ruling is put right (issue 33, item 3) --------------------------------------------------
+
+def test_a_pause_stands_the_clock_still_and_resuming_gives_back_the_seconds_it_had(tmp_path):
+    referee, clock = clocked(tmp_path, True)
+    play(referee, clock, LEGAL_BREAK[:-1])
+    play(referee, clock, MISS)  # Ana on the clock, 35 s
+    clock.now += 15  # 20 s left
+    before = referee.state()
+    paused = referee.handle({"cmd": "clock_pause", "on": True})
+    assert paused.ok and paused.changed
+    served = paused.state["shot_clock"]
+    assert served["paused"] is True and served["paused_left"] == 20_000 and served["running"] is True
+    assert served["deadline"] is None and served["warning_at"] is None  # nothing to count down to
+    assert served["pause_ends"] == epoch_ms(clock.now + 120)
+    clock.now += 50  # the dispute takes 50 s: past the deadline the clock had
+    assert referee.shot_clock_if_due() is None  # no time foul while it stands still
+    assert referee.state()["shot_clock"]["paused_left"] == 20_000
+    assert referee.state()["actions"]["time_foul"]["ok"] is False
+    resumed = referee.handle({"cmd": "clock_pause", "on": False})
+    assert resumed.ok and resumed.changed
+    served = resumed.state["shot_clock"]
+    assert served["paused"] is False and served["paused_left"] is None and served["pause_ends"] is None
+    assert served["deadline"] == epoch_ms(clock.now + 20) and served["warning_at"] == epoch_ms(clock.now + 10)
+    assert resumed.state["seq"] == before["seq"] and resumed.state["last_verdict"] == before["last_verdict"]
+    clock.now += 19.9
+    assert referee.shot_clock_if_due() is None
+    clock.now += 0.1
+    assert referee.shot_clock_if_due().state["last_verdict"]["time_foul"] is True
+    referee.close()
+
+
+def test_a_pause_lapses_by_itself_after_its_bound_from_when_it_was_last_asked(tmp_path):
+    """A screen that crashed (or lost the daemon) with its menu open holds the clock PAUSE_LAPSE_S at most: the
+    daemon's own loop ends the pause and the turn goes on from what it had; a pause asked again renews the bound."""
+    from scoreboard.referee.shot_clock import PAUSE_LAPSE_S
+
+    referee, clock = clocked(tmp_path, True)
+    play(referee, clock, LEGAL_BREAK[:-1])
+    play(referee, clock, MISS)
+    clock.now += 5  # 30 s left
+    assert referee.handle({"cmd": "clock_pause", "on": True}).ok
+    clock.now += 60
+    renewed = referee.handle({"cmd": "clock_pause", "on": True}).state["shot_clock"]
+    assert renewed["paused_left"] == 30_000 and renewed["pause_ends"] == epoch_ms(clock.now + PAUSE_LAPSE_S)
+    assert referee.shot_clock.next_wake() == referee.now() + PAUSE_LAPSE_S  # the daemon's loop wakes for it
+    clock.now += PAUSE_LAPSE_S - 0.1
+    assert referee.shot_clock_if_due() is None
+    clock.now += 10.1  # the loop woke late: the pause ended when it lapsed, 10 s ago
+    lapsed = referee.shot_clock_if_due()
+    assert lapsed.ok and lapsed.changed
+    served = lapsed.state["shot_clock"]
+    assert served["paused"] is False and served["deadline"] == epoch_ms(clock.now + 20)
+    assert referee.handle({"cmd": "clock_pause", "on": False}).changed is False  # the screen's late resume: no-op
+    referee.close()
+
+
+def test_a_correction_that_keeps_the_turn_keeps_the_pause_and_one_that_ends_the_turn_ends_it(tmp_path):
+    """A foul called on Ben's miss leaves Ana at the table (ball in hand): the same turn, still paused, its seconds
+    kept. An undo that reopens a shot leaves no turn timed: the pause ends with it (the screen's resume is a no-op)."""
+    referee, clock = clocked(tmp_path, True)
+    play(referee, clock, LEGAL_BREAK[:-1])
+    play(referee, clock, MISS)  # Ana on the clock, 35 s
+    clock.now += 30
+    assert referee.handle({"cmd": "clock_pause", "on": True}).ok
+    clock.now += 40
+    called = referee.handle({"type": "foul", "reason": "bad_hit"})
+    assert called.ok, called.error
+    assert called.state["shooter"] == 0 and called.state["ball_in_hand"] is True
+    assert called.state["shot_clock"]["paused"] is True and called.state["shot_clock"]["paused_left"] == 5_000
+    assert referee.handle({"type": "undo"}).state["shot_clock"]["paused"] is True  # the foul taken back
+    reopened = referee.handle({"type": "undo"}).state  # the settle taken back: Ben's shot is open again
+    assert reopened["shot_reopened"] is True
+    assert reopened["shot_clock"]["paused"] is False and reopened["shot_clock"]["running"] is False
+    referee.close()
+
+
+@pytest.mark.parametrize(("request_", "code", "error"), [
+    ({"cmd": "clock_pause", "on": "yes"}, "invalid_input", 'clock_pause needs on: true or false, not "yes"'),
+    ({"cmd": "clock_pause"}, "invalid_input", "clock_pause needs on: true or false, not null"),
+])
+def test_a_pause_without_on_true_or_false_is_refused(tmp_path, request_, code, error):
+    referee, clock = clocked(tmp_path, True)
+    reply = referee.handle(request_)
+    assert (reply.ok, reply.code, reply.error) == (False, code, error)
+    referee.close()
+
+
+def test_a_pause_with_no_clock_running_or_no_match_is_refused_and_changes_nothing(tmp_path):
+    referee = Referee.open(tmp_path / "none.db")
+    reply = referee.handle({"cmd": "clock_pause", "on": True})
+    assert (reply.ok, reply.code, reply.error) == (False, "not_now",
+                                                   "clock_pause: No match is being played: start one first.")
+    referee.close()
+    referee, clock = clocked(tmp_path, True)
+    before = referee.state()
+    reply = referee.handle({"cmd": "clock_pause", "on": True})  # before the break: no turn is timed
+    assert (reply.ok, reply.code) == (False, "not_now")
+    assert reply.error == ("clock_pause: no shot clock is running now (it is off, run out, or waits for the table to "
+                           "be quiet)")
+    referee.language = "hr"
+    assert referee.handle({"cmd": "clock_pause", "on": True}).words != reply.error  # said in Croatian too
+    referee.language = "en"
+    assert referee.state()["shot_clock"] == before["shot_clock"] and referee.state()["seq"] == before["seq"]
+    referee.close()
+
+
+def test_a_pause_is_not_stored_so_a_restart_ends_it(tmp_path):
+    """The pause is the clock's, not the rules': the match log has no line of it (docs/rules.md), and a restart
+    goes on from the last stored input as ever."""
+    referee, clock = clocked(tmp_path, True)
+    play(referee, clock, LEGAL_BREAK[:-1])
+    play(referee, clock, MISS)
+    log = referee.store.log(referee.match_id)
+    assert referee.handle({"cmd": "clock_pause", "on": True}).ok
+    assert referee.store.log(referee.match_id) == log
+    referee.close()
+    again = Referee.open(tmp_path / "d.db", clock=clock, wall=FakeWall(clock, EPOCH), settle_after=4.0)
+    assert again.state()["shot_clock"]["paused"] is False
+    again.close()
+
+
 def _until(client, seen) -> dict:
     """The broadcast states until one that ``seen`` accepts (the daemon's own clock acts; nothing is sent)."""
     while True:

@@ -151,6 +151,10 @@ def test_the_terminal_view_shows_each_ruling_once_and_a_changed_one_as_changed()
     assert view.show(slow_ball) == []
     ben = TerminalView()  # the score in the players' order, as the ruling says it: Ana 0, Ben 3
     assert ben.show(dict(state, score=[0, 3], match_winner=1))[-1] == "Ben wins the match 0-3."
+    down = {"source": "serial", "subject": "link", "status": "offline", "detail": "no frames for 1 s on /mcu"}
+    assert view.show(dict(slow_ball, health=[down])) == ["    (sensor link down: serial: no frames for 1 s on /mcu)"]
+    assert view.show(dict(slow_ball, health=[down])) == []
+    assert view.show(dict(slow_ball, health=[dict(down, status="online")])) == ["    (sensor link back)"]
 
 
 

@@ -116,12 +116,13 @@ def size():
 
 
 @pytest.fixture
-def screen(kivy_window, daemon, size):
+def screen(kivy_window, daemon, size, tmp_path):
     from kivy.app import App
 
     from scoreboard.ui.app import DevetkaApp
 
-    app = DevetkaApp(socket_path=str(daemon.socket), touch_clock=TouchClock())
+    app = DevetkaApp(socket_path=str(daemon.socket), touch_clock=TouchClock(),
+                     last_language=tmp_path / "last-language")  # not the session's Kivy home: a test's own
     kivy_window.size = size
     root = app.build()
     app.root = root

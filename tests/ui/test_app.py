@@ -157,10 +157,11 @@ def test_a_whole_shot_is_taken_back_with_one_tap_and_one_confirm(screen, table):
     screen.wait_for(lambda: screen.balls() == [1, 2, 4, 6, 7, 8, 9], "the 3 and 5 down")
     screen.tap_id("undo")
     assert screen.current == "undo" and screen.text("title") == "Is the ruling wrong? Put it right first:"
-    assert screen.text("take_back") == "Take back the shot: Ana's break, the 3 and 5 pocketed (6 inputs)"
+    assert screen.text("take_back") == ("Take back the shot: Ana's break, the 3 and 5 pocketed (6 sensor readings and "
+                                        "taps)")
     screen.tap_id("take_back")                                                # the one tap
     assert screen.current == "take_back" and screen.text("question") == "Take back the whole shot?"
-    assert screen.text("shot") == "Ana's break, the 3 and 5 pocketed (6 inputs)"
+    assert screen.text("shot") == "Ana's break, the 3 and 5 pocketed (6 sensor readings and taps)"
     screen.tap_id("confirm_shot")                                             # the one confirm
     screen.wait_for(lambda: screen.current == "live" and screen.balls() == list(range(1, 10)), "the break taken back")
     assert screen.text("ruling") == "Taken back: Ana's break, the 3 and 5 pocketed."
@@ -431,6 +432,7 @@ def test_settings_are_changed_by_touch_and_a_refusal_is_shown_in_the_daemons_wor
     settings_file = daemon.store.parent / "settings.json"
     screen.tap_id("table_id")
     screen.type("bar 2")
+    screen.tap_key("Done")  # the keyboard covers Save
     screen.tap_id("save")
     screen.wait_for(lambda: "table.id: expected a name of letters" in screen.app.message, "the refusal")
     assert screen.app.message.startswith("settings not saved") and not settings_file.exists()
@@ -449,6 +451,44 @@ def test_settings_are_changed_by_touch_and_a_refusal_is_shown_in_the_daemons_wor
     assert json.loads(settings_file.read_text()) == {"table.id": "bar2", "shots.settle_after_s": 2.5,
                                                      "sensors.serial.enabled": True}
     assert screen.current == "settings" and screen.text("table_id") == "bar2" and screen.text("settle") == "2.5"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_a_table_id_is_typed_on_the_screen_s_keys_its_refusal_shown_whole_and_an_underscore_taken(screen, table,
+                                                                                                 daemon, size):
+    """Issue 33, item 8: refusing "stol č" the screen showed only "... letters" of the daemon's message, which names
+    every character allowed; the on-screen keyboard had no "_" although a table id may hold one."""
+    import json
+
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    started(screen, table)
+    screen.tap_id("health")
+    screen.type_pin()
+    screen.wait_for(lambda: screen.text("table_id") == "table1", "the settings opened")
+    screen.tap_id("table_id")
+    for _ in "table1":
+        screen.tap_key("Delete")
+    for key in ("s", "t", "o", "l", "Space", "č"):
+        screen.tap_key(key)
+    screen.tap_key("Done")  # the keyboard covers Save
+    screen.tap_id("save")
+    refusal = ("settings not saved: table.id: expected a name of letters, digits, '-' and '_' (it goes into MQTT "
+               'topics), got "stol č"')
+    screen.wait_for(lambda: screen.app.message == refusal, "the daemon's whole refusal")
+    screen.frames(2)
+    assert screen.text("message") == refusal and screen.visible(screen.widget("message")) and screen.cut() == []
+    screen.tap_id("message")
+    screen.tap_id("table_id")
+    for _ in "stol č":
+        screen.tap_key("Delete")
+    for key in "bar_2":
+        screen.tap_key(key)
+    assert screen.text("table_id") == "bar_2"
+    screen.tap_key("Done")
+    screen.tap_id("save")
+    screen.wait_for(lambda: screen.app.message.startswith("Saved"), "the table id saved")
+    settings_file = daemon.store.parent / "settings.json"
+    assert json.loads(settings_file.read_text())["table.id"] == "bar_2"
 
 
 def test_the_shot_clock_s_sound_is_turned_off_on_the_settings_screen_by_touch(screen, table, daemon):
@@ -959,6 +999,39 @@ def test_the_extension_button_for_the_shooter_moves_the_deadline_on(screen, tabl
     assert not screen.visible(screen.widget("extension"))  # one a turn: the daemon serves no second one
 
 
+def test_the_shot_clock_stands_still_while_the_foul_menu_is_open_and_runs_on_from_there(screen, table):
+    """Issue 33, item 3: a foul menu opened by touch stands the daemon's clock still (clock_pause); a minute on the
+    wall clock while it is open leaves the face as it was; Back runs it again, its deadline moved on by the pause."""
+    wall = clocked(screen, table)
+    wall.tick()
+    before = screen.app.state["shot_clock"]
+    assert before["paused"] is False and screen.app.clock_phase in ("", "warn")
+    paused_from = time.time()
+    screen.tap_id("fouls")
+    screen.wait_for(lambda: screen.app.state["shot_clock"]["paused"], "the clock paused by the foul menu")
+    assert screen.current == "fouls"
+    served = table.play({"cmd": "state"})["shot_clock"]  # what every screen and the board are served
+    assert served["paused"] is True and served["deadline"] is None and 0 < served["paused_left"] <= 35_000
+    seconds = str(-(-served["paused_left"] // 1000))
+    wall.now += 60  # a long dispute: past the deadline the clock had
+    wall.tick()
+    assert (screen.app.clock_text, screen.app.clock_phase) == (seconds, "paused")
+    assert screen.widget("shot_clock", "live").ids.paused_caption.text == "PAUSED"
+    assert table.play({"cmd": "state"})["shot_clock"]["paused_left"] == served["paused_left"]
+    resumed_from = time.time()
+    screen.tap_id("back")
+    screen.wait_for(lambda: not screen.app.state["shot_clock"]["paused"], "the clock running again")
+    resumed_by = time.time()
+    after = screen.app.state["shot_clock"]
+    assert screen.current == "live" and after["running"] is True
+    moved = after["deadline"] - before["deadline"]  # by the time it stood still, no more, no less
+    assert (resumed_from - paused_from) * 1000 - 1000 <= moved <= (resumed_by - paused_from) * 1000 + 1000
+    wall.now = resumed_by
+    wall.tick()
+    shown = screen.widget("shot_clock").text  # what it had, less what has passed since Back (a loaded machine's)
+    assert int(seconds) - 2 <= int(shown) <= int(seconds) and screen.app.clock_phase != "paused"
+
+
 def test_the_shot_clock_is_switched_from_the_more_screen(screen, table):
     started(screen, table)
     table.play(*LEGAL_BREAK)
@@ -995,6 +1068,21 @@ def test_screenshots_of_the_shot_clock_at_20_10_and_5_s(screen, table, size):
         assert screen.widget("shot_clock").text == str(left)
         path = screen.screenshot(f"live-shot-clock-{left}s")
         assert Image(str(path)).size == size
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_screenshots_of_the_shot_clock_paused(screen, table, size):
+    """docs/screenshots/: the live screen while the clock stands still (paused by a correction on another screen of
+    the table, or the touchscreen's own menu just closing): the seconds left, in teal, captioned PAUSED."""
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    clocked(screen, table)
+    table.play({"cmd": "clock_pause", "on": True})
+    screen.wait_for(lambda: screen.app.clock_phase == "paused", "the clock paused")
+    left = str(-(-screen.app.state["shot_clock"]["paused_left"] // 1000))
+    assert screen.widget("shot_clock").text == left and screen.visible(screen.widget("shot_clock"))
+    assert screen.widget("shot_clock").ids.paused_caption.text == "PAUSED"
+    assert screen.cut() == []
+    screen.screenshot("live-shot-clock-paused")
 
 
 def shown_codes(screen: Touchscreen, name: str) -> list[str]:
@@ -1075,7 +1163,8 @@ def test_before_the_first_try_the_screen_says_connecting_and_only_a_failed_one_s
 
     from scoreboard.ui.app import DevetkaApp
 
-    app = DevetkaApp(socket_path=str(tmp_path / "none.sock"), touch_clock=TouchClock())
+    app = DevetkaApp(socket_path=str(tmp_path / "none.sock"), touch_clock=TouchClock(),
+                     last_language=tmp_path / "last-language")
     kivy_window.size = (800, 480)
     root = app.build()
     app.root = root
@@ -1088,6 +1177,36 @@ def test_before_the_first_try_the_screen_says_connecting_and_only_a_failed_one_s
         touch.wait_for(lambda: touch.text("offline") == "NO CONNECTION TO THE REFEREE: reconnecting…",
                        "the failed connection")
         assert touch.widget("offline").tint == "#b00020"
+    finally:
+        app.dispatch("on_stop")
+        kivy_window.remove_widget(root)
+        App._running_app = None
+
+
+def test_a_screen_started_while_the_daemon_is_down_speaks_the_language_the_table_last_served(screen, table,
+                                                                                             kivy_window, tmp_path):
+    """Issue 33, item 8: a table made Croatian on its settings screen (the daemon keeps that, the config file says
+    English): the touchscreen started again while the daemon is down said "NO CONNECTION TO THE REFEREE"."""
+    from kivy.app import App
+
+    from scoreboard.ui.app import DevetkaApp
+
+    table.play({"cmd": "settings", "pin": "0000", "set": {"table.language": "hr"}})
+    screen.wait_for(lambda: screen.app.view_language == "hr", "the screen in Croatian")
+    kept = screen.app.last_language.path
+    screen.app.dispatch("on_stop")
+    kivy_window.remove_widget(screen.app.root)
+    App._running_app = None
+    app = DevetkaApp(socket_path=str(tmp_path / "none.sock"), touch_clock=TouchClock(), last_language=kept)
+    assert app.table_config.table.language == "en"
+    root = app.build()
+    app.root = root
+    kivy_window.add_widget(root)
+    touch = Touchscreen(app, kivy_window)
+    try:
+        app.connect()  # nobody on that socket
+        touch.wait_for(lambda: touch.text("offline") == "NEMA VEZE SA SUCEM: ponovno se spajam…",
+                       "the failed connection said in Croatian")
     finally:
         app.dispatch("on_stop")
         kivy_window.remove_widget(root)
@@ -1287,7 +1406,7 @@ def test_the_pin_is_changed_behind_it_and_a_change_for_the_next_start_offers_res
     assert Image(str(shot)).size == (800, 480)
 
 
-def test_with_the_venue_boards_address_the_results_offer_the_nights_event_as_a_code(kivy_window, daemon):
+def test_with_the_venue_boards_address_the_results_offer_the_nights_event_as_a_code(kivy_window, daemon, tmp_path):
     """Issue 32: ``[venue] url`` in the table's config puts the night's event first on the results screen; a tap
     shows the code a phone decodes as the venue board's ``?event`` view."""
     from kivy.app import App
@@ -1296,7 +1415,7 @@ def test_with_the_venue_boards_address_the_results_offer_the_nights_event_as_a_c
     from scoreboard.ui.app import DevetkaApp
 
     app = DevetkaApp(socket_path=str(daemon.socket), config=parse('[venue]\nurl = "http://venue.local:9001/"'),
-                     touch_clock=TouchClock())
+                     touch_clock=TouchClock(), last_language=tmp_path / "last-language")
     kivy_window.size = (800, 480)
     root = app.build()
     app.root = root

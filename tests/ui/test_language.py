@@ -273,6 +273,10 @@ def test_screenshots_of_the_shot_clock_in_croatian(screen, table, size):
     screen.wait_for(lambda: screen.current == "live" and screen.app.view.shot_clock is not None, "the clock")
     assert screen.text("extension") == "Produženje\n+25 s"
     looked_at(screen, "live-shot-clock", [])
+    table.play({"cmd": "clock_pause", "on": True})  # a ruling put right: the clock stands still, in teal, captioned
+    screen.wait_for(lambda: screen.app.clock_phase == "paused", "the clock paused")
+    looked_at(screen, "live-shot-clock-paused", [])
+    table.play({"cmd": "clock_pause", "on": False})
     screen.tap_id("more")
     assert screen.text("shot_clock_switch") == "Isključi sat"
     looked_at(screen, "more-shot-clock", [])

@@ -198,12 +198,13 @@ def test_a_disputed_ruling_is_offered_corrections_first_then_the_shot_taken_back
     name_ball = v.buttons["name_ball"]
     assert not name_ball.enabled and name_ball.why == "No pocketed ball is waiting to be named."
     assert v.buttons["undo_shot"].enabled and v.buttons["undo_shot"].request == {"type": "undo_shot"}
-    assert v.undo_shot_text == "Ben's shot, the 3 pocketed, foul 5.8 (4 inputs)"
+    assert v.undo_shot_text == "Ben's shot, the 3 pocketed, foul 5.8 (4 sensor readings and taps)"
+    assert view(referee.state(), language="hr").undo_shot_text.endswith("(4 očitanja senzora i dodira)")
     back = view(play(referee, v.buttons["undo_shot"].request))
     assert back.ruling_text.splitlines() == ["Taken back: Ben's shot, the 3 pocketed, foul 5.8.",
                                              "Legal break (5.4) by Ana. Ben to shoot. Ben may push out (5.5)."]
     assert back.status_text == "Ben to shoot" and [b.number for b in back.balls] == list(range(1, 10))
-    assert back.undo_shot_text == "Ana's break (7 inputs)" and not back.reopened_text
+    assert back.undo_shot_text == "Ana's break (7 sensor readings and taps)" and not back.reopened_text
     assert view(play(referee, *BEN_BAD_HIT_POCKETING_3[:1])).ruling_text.startswith("Legal break")  # said once
 
 
@@ -453,7 +454,7 @@ def test_the_view_speaks_the_state_s_language_from_the_served_messages(referee):
     croatian = view(dict(answered, language="hr"))
     assert croatian.ruling_text == "Ana igra push out (5.6). Ben prepušta udarac: igra Ana."
     assert croatian.status_text == "Na potezu: Ana" and croatian.buttons["undo"].text == "Poništi"
-    assert croatian.undo_shot_text == "push out (Ana) (4 unosa)"
+    assert croatian.undo_shot_text == "push out (Ana) (4 očitanja senzora i dodira)"
     assert view(answered).ruling_text == "Push out (5.6) by Ana. Ben passed it back: Ana shoots."
     english = re.compile(r"\b(the|shot|shoots|ball|foul|undo|back|to shoot|passed)\b", re.IGNORECASE)
     texts = [croatian.ruling_text, croatian.status_text, croatian.undo_text, croatian.undo_shot_text,

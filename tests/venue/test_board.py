@@ -569,6 +569,35 @@ def test_the_shot_clock_counts_down_from_the_served_deadline_and_screenshots_at_
     timed_out = browser.wait_for(f"(() => {{ const c = {SHOT_CLOCK_JS}; return c.text === 'TIME' && c; }})()")
     assert timed_out["phase"] == "out"
     hand.close()
+def test_the_shot_clock_paused_at_the_table_stands_still_on_the_board_and_runs_again_when_resumed(
+        browser, venue, tables, tmp_path):
+    """The touchscreen's foul menu opened at a real table on the clock (its clock_pause command): the board shows
+    the seconds the daemon serves as left, in teal, labelled paused, and counts down again once the pause ends.
+    Screenshot: shot-clock-paused."""
+    folder = Path(os.environ.get("DEVETKA_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    (bar1,) = tables("bar1")
+    miss = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 1},
+            {"type": "settle"}]
+    bar1.play({"cmd": "new_match", "match_start": dict(ANA_BEN, rules={"shot_clock": True})}, *LEGAL_BREAK, *miss)
+    open_board(browser, venue, "?table=bar1")
+    wait_seq(browser, bar1)
+    bar1.play({"cmd": "clock_pause", "on": True})
+    served = bar1.state["shot_clock"]
+    assert served["paused"] is True and served["deadline"] is None
+    left = str(-(-served["paused_left"] // 1000))
+    wait_seq(browser, bar1)
+    paused = browser.wait_for(f"(() => {{ const c = {SHOT_CLOCK_JS}; return c.phase === 'paused' && c; }})()")
+    assert paused["text"] == left and paused["background"] == "rgb(0, 137, 123)"
+    label = "document.querySelector('[data-table=\"bar1\"] .shotclock small').textContent"
+    assert browser.evaluate(label).lower() == "shot clock paused"
+    shoot(browser, folder, "shot-clock-paused")
+    bar1.play({"cmd": "clock_pause", "on": False})
+    wait_seq(browser, bar1)
+    running = browser.wait_for(f"(() => {{ const c = {SHOT_CLOCK_JS}; return c.phase !== 'paused' && c; }})()")
+    assert running["text"] != "" and browser.evaluate(label).lower() == "shot clock"
+
+
 def test_the_board_speaks_its_language_whatever_the_table_s_and_shows_why(browser, venue, tables):
     """?lang=hr: the board's words and each ruling in Croatian, said from the served messages of a table that
     speaks English; the one-table view shows the rules a ruling cites in the seed's words when the ruling is

@@ -143,6 +143,8 @@
     return state.seq > shown.seq;
   }
   board.newer = newer;
+  const sameState = (state, shown) => storeOf(state) === storeOf(shown) && matchOf(state) === matchOf(shown)
+    && state.seq === shown.seq;
 
   // A state of a contract this board does not know yet: its fields beyond the players, score and balls may mean
   // something else. A state without one, or with one that is not a number, is read as this board reads it.
@@ -223,7 +225,8 @@
       players.append(row);
       parts.players.push({ row, pname, broke, fouls, won, points, race });
     }
-    parts.shotclock.append(el("small", "", _("shot clock")), parts.shotclockSeconds);
+    parts.shotclockLabel = el("small", "", _("shot clock"));
+    parts.shotclock.append(parts.shotclockLabel, parts.shotclockSeconds);
     parts.shotclock.hidden = true;
     const line = el("div", "line");
     line.append(parts.flags, parts.shotclock);
@@ -439,11 +442,15 @@
 
   // The shot clock (docs/mqtt.md, "The shot clock"): the state says when the turn runs out (epoch ms), never a
   // countdown; the board counts down on its own clock each second, amber from the warning, red in the last 5 s.
+  // While a ruling is put right at the table (paused) it serves the seconds left, standing still: shown in blue.
   const SHOT_CLOCK_LATE_S = 5;
   function shotClockShown(s, now) {
     const c = s && s.players && !ahead(s) && s.match_winner === null ? s.shot_clock : null;
     if (!c || !c.on) return ["", ""];
     if (c.time_foul_proposed) return [_("TIME"), "out"];
+    if (c.running && c.paused && typeof c.paused_left === "number") {
+      return [`${Math.max(0, Math.ceil(c.paused_left / 1000))}`, "paused"];
+    }
     if (!c.running || typeof c.deadline !== "number") return ["", ""];
     const left = Math.max(0, Math.ceil((c.deadline - now) / 1000));
     if (left === 0) return [_("TIME"), "out"];
@@ -456,6 +463,8 @@
     const e = t.parts.shotclock;
     const seconds = t.parts.shotclockSeconds;
     if (seconds.textContent !== text) seconds.textContent = text;
+    const label = phase === "paused" ? _("shot clock paused") : _("shot clock");
+    if (t.parts.shotclockLabel.textContent !== label) t.parts.shotclockLabel.textContent = label;
     if ((e.dataset.phase || "") !== phase) e.dataset.phase = phase;
     e.hidden = text === "";
   }
@@ -517,6 +526,13 @@
     }
     // A retained copy (given again at every reconnect) is no word from the table; a live one is.
     if (!retained || t.heardAt === null) t.heardAt = now;
+    if (t.state && sameState(state, t.state)) {
+      // The same stored state, its shot clock changed by the daemon alone (a pause while a ruling is put right, a
+      // time foul proposed): nothing was stored, so the seq stays; only the clock is taken from it.
+      t.state = Object.assign({}, t.state, { shot_clock: state.shot_clock });
+      t.dirty = true;
+      return;
+    }
     if (!newer(state, t.state)) return;
     const matchKey = `${storeOf(state)}\u0000${state.match_id}`;
     if (state.players && (!t.match || t.match.key !== matchKey)) {

@@ -77,6 +77,9 @@
     const c = s && s.players && s.match_winner === null ? s.shot_clock : null;
     if (!c || !c.on) return ["", ""];
     if (c.time_foul_proposed) return [_("TIME"), "out"];
+    if (c.running && c.paused && typeof c.paused_left === "number") {
+      return [String(Math.max(0, Math.ceil(c.paused_left / 1000))), "paused"]; // a ruling put right: standing still
+    }
     if (!c.running || typeof c.deadline !== "number") return ["", ""];
     const now = Date.now();
     const left = Math.max(0, Math.ceil((c.deadline - now) / 1000));
@@ -165,8 +168,11 @@
       } catch (error) {
         return;
       }
-      if (state && !newer(state, shown.state)) return;
-      shown.state = state;
+      if (state && shown.state && storeOf(state) === storeOf(shown.state) && state.match_id === shown.state.match_id
+          && state.seq === shown.state.seq) {
+        shown.state = Object.assign({}, shown.state, { shot_clock: state.shot_clock }); // the clock alone changed
+      } else if (state && !newer(state, shown.state)) return;
+      else shown.state = state;
     } else return;
     draw();
   }

@@ -189,6 +189,7 @@
 "Operator": "Operater",
 "Other foul": "Neki drugi faul",
 "Own options": "Vlastite opcije",
+"PAUSED": "PAUZA",
 "PIN chosen: the settings are open": "PIN je odabran: postavke su otvorene",
 "PUSH OUT (5.6)": "PUSH OUT (5.6)",
 "PUSH OUT ALLOWED": "PUSH OUT DOPUŠTEN",
@@ -471,6 +472,9 @@
 "cannot use the GPIO pins: {error} (not a Raspberry Pi? GPIOZERO_PIN_FACTORY=mock tries the software without one)": "GPIO pinovi se ne mogu koristiti: {error} (nije Raspberry Pi? GPIOZERO_PIN_FACTORY=mock isprobava softver bez njega)",
 "cannot write {path}: {error}": "ne može se pisati u {path}: {error}",
 "choice: play or pass": "izbor: igra ili prepušta",
+"clock_pause needs on: true or false, not {value}": "clock_pause traži on: true ili false, a ne {value}",
+"clock_pause: no shot clock is running now (it is off, run out, or waits for the table to be quiet)": "clock_pause: vrijeme za udarac sada ne teče (isključeno je, isteklo je ili čeka da se stol smiri)",
+"clock_pause: {problem}": "clock_pause: {problem}",
 "cmd must be a string naming a command ({known})": "cmd mora biti tekst s imenom naredbe ({known})",
 "connecting to the venue": "spajanje s lokalom",
 "count MISSPELT as NAME (repeatable)": "računaj MISSPELT kao NAME (može se ponoviti)",
@@ -765,6 +769,7 @@
 "settings: this daemon keeps no settings file (started without a data directory)": "settings: ovaj sudac ne čuva datoteku postavki (pokrenut je bez mape s podacima)",
 "shooter": "natjecatelj na potezu",
 "shot clock": "sat za udarac",
+"shot clock paused": "sat za udarac stoji",
 "shot_clock: the venue locked rules.shot_clock to {value}": "shot_clock: lokal je zaključao rules.shot_clock na {value}",
 "show the event as it stands": "prikaži natjecanje kakvo je sada",
 "show this help message and exit": "prikaži ovu pomoć i izađi",
@@ -1104,10 +1109,10 @@
 "{round} against {name}": "{round}, protivnik: {name}",
 "{s0}-{s1}, {name} wins": "{s0}:{s1}, pobjeda: {name}",
 "{score}, rack {rack}, is not over.": "{score}, {rack}. partija: meč nije gotov.",
-"{shot} ({n} input)": [
-"{shot} ({n} unos)",
-"{shot} ({n} unosa)",
-"{shot} ({n} unosa)"
+"{shot} ({n} sensor reading or tap)": [
+"{shot} ({n} očitanje senzora ili dodir)",
+"{shot} ({n} očitanja senzora i dodira)",
+"{shot} ({n} očitanja senzora i dodira)"
 ],
 "{standing}; rack {rack}, {name} to shoot with ball in hand.": "{standing}; {rack}. partija, na potezu: {name}, s bijelom u ruci.",
 "{standing}; rack {rack}, {name} to shoot.": "{standing}; {rack}. partija, na potezu: {name}.",
