@@ -18,6 +18,7 @@ import logging
 import math
 import sys
 import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -220,6 +221,12 @@ class FitText:
             self.font_size = self.max_font
             return
         self.text_size = (width, None)
+        key = self._fit_key(width, height)
+        known = _FITTED.get(key)
+        if known is not None:  # laid out before with everything that decides it the same: the same size fits
+            _FITTED.move_to_end(key)
+            self.font_size = known
+            return
         size = self.max_font
         while True:
             self.font_size = size
@@ -227,8 +234,35 @@ class FitText:
             fits = self.texture_size[0] <= width + 1 and self.texture_size[1] <= height
             whole_words = _laid_out_words(self._label) == self.text.split()  # no word broken across lines
             if (fits and whole_words) or size <= self.min_font:
-                return
+                break
             size = max(self.min_font, size * 0.92)
+        _FITTED[key] = size
+        if len(_FITTED) > FIT_MEMORY:
+            _FITTED.popitem(last=False)
+
+    def _fit_key(self, width: float, height: float) -> tuple:
+        """Everything the fitted size follows from: the room, the bounds, and every property of the label that
+        Kivy lays its text out by (``Label._font_properties``, less the two the fit sets)."""
+        font = tuple(_hashable(getattr(self, name)) for name in Label._font_properties
+                     if name not in ("font_size", "text_size"))
+        return (width, height, self.max_font, self.min_font, self.disabled, *font)
+
+
+#: How many fitted sizes are remembered (the least recently used go first): a screen built or laid out again at a
+#: size seen before (the next rack, the same screen opened again, a test's fresh app) finds its texts' sizes here
+#: instead of rendering each text at every size it tries on the way down.
+FIT_MEMORY = 4096
+_FITTED: OrderedDict[tuple, float] = OrderedDict()
+
+
+def _hashable(value: Any) -> Any:
+    """A label property as part of a key: lists (colours, padding) as tuples, a dict (``ellipsis_options``) as its
+    sorted items."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_hashable(v) for v in value)
+    return value
 
 
 def _laid_out_words(label: Any) -> list[str]:
