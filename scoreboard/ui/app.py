@@ -18,6 +18,7 @@ import logging
 import math
 import sys
 import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -242,13 +243,29 @@ class FitText:
             self.font_size = self.max_font
             return True
         self.text_size = (width, None)
+        key = self._fit_key(width, height)
+        known = _FITTED.get(key)
+        if known is not None:  # laid out before with everything that decides it the same: the same size fits
+            _FITTED.move_to_end(key)
+            self.font_size, fitted = known
+            return fitted
         size = self.max_font
         while True:
-            if self._fits(size):
-                return True
-            if size <= self.min_font:
-                return False
+            fitted = self._fits(size)
+            if fitted or size <= self.min_font:
+                break
             size = max(self.min_font, size * 0.92)
+        _FITTED[key] = (size, fitted)
+        if len(_FITTED) > FIT_MEMORY:
+            _FITTED.popitem(last=False)
+        return fitted
+
+    def _fit_key(self, width: float, height: float) -> tuple:
+        """Everything the fitted size follows from: the room, the bounds, and every property of the label that
+        Kivy lays its text out by (``Label._font_properties``, less the two the fit sets)."""
+        font = tuple(_hashable(getattr(self, name)) for name in Label._font_properties
+                     if name not in ("font_size", "text_size"))
+        return (width, height, self.max_font, self.min_font, self.disabled, *font)
 
     def _fits(self, size: float) -> bool:
         self.font_size = size
@@ -268,6 +285,24 @@ class FitText:
             else:
                 most = middle - 1
         return _shortened(words, shown)
+
+
+#: How many fitted sizes are remembered (the least recently used go first): a screen built or laid out again at a
+#: size seen before (the next rack, the same screen opened again, a test's fresh app) finds its texts' sizes here
+#: instead of rendering each text at every size it tries on the way down.
+FIT_MEMORY = 4096
+_FITTED: OrderedDict[tuple, tuple[float, bool]] = OrderedDict()
+"""Fit key -> the size fitted, and whether the text fit at it (else it is ``min_font`` and may be cut short)."""
+
+
+def _hashable(value: Any) -> Any:
+    """A label property as part of a key: lists (colours, padding) as tuples, a dict (``ellipsis_options``) as its
+    sorted items."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_hashable(v) for v in value)
+    return value
 
 
 def _shortened(words: list[str], count: int) -> str:
