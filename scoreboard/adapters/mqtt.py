@@ -4,7 +4,8 @@ Topics under ``<prefix>/<table>/`` (``docs/mqtt.md``): ``state`` (retained, afte
 every change), ``event`` (every stored input and every verdict, QoS 1),
 ``availability`` (retained ``online``/``offline``; ``offline`` is the last will),
 ``cmd`` in and ``cmd/result`` out; Home Assistant's discovery configs under the
-discovery prefix.
+discovery prefix. ``bridge`` in: the table's Mosquitto bridge to the venue says
+``1``/``0`` there (its notifications), handed to the referee as the venue link's state.
 
 Only the event loop touches the referee. paho runs its network loop in a thread
 of its own, and what arrives there (a command, a connection made, Home Assistant
@@ -51,6 +52,8 @@ RECONNECT_MAX_S = 10
 STOP_TIMEOUT_S = 2.0  # how long a clean stop waits for the broker to take the last "offline"
 RETAINED_NOT_RUN = msg("a retained command is not run (it would run again at every reconnect): publish it without "
                        "retain")
+#: The table's bridge to the venue, as its notifications say it (Mosquitto's ``notifications true``): up, down.
+VENUE_LINK = {b"1": True, b"0": False}
 #: The verdicts' kinds on Home Assistant's event entity.
 VERDICT_TYPES = ("legal", "foul", "rack_won")
 
@@ -75,8 +78,8 @@ class Topics(NamedTuple):
     """The table's topics.
 
     >>> topics = Topics.of("devetka", "bar1", "homeassistant")
-    >>> topics.state, topics.result, topics.ha_status
-    ('devetka/bar1/state', 'devetka/bar1/cmd/result', 'homeassistant/status')
+    >>> topics.state, topics.result, topics.ha_status, topics.bridge
+    ('devetka/bar1/state', 'devetka/bar1/cmd/result', 'homeassistant/status', 'devetka/bar1/bridge')
     """
 
     state: str
@@ -85,12 +88,13 @@ class Topics(NamedTuple):
     cmd: str
     result: str
     ha_status: str
+    bridge: str
 
     @classmethod
     def of(cls, prefix: str, table: str, discovery_prefix: str) -> Topics:
         base = f"{prefix}/{table}"
         return cls(f"{base}/state", f"{base}/event", f"{base}/availability", f"{base}/cmd", f"{base}/cmd/result",
-                   f"{discovery_prefix}/status")
+                   f"{discovery_prefix}/status", f"{base}/bridge")
 
 
 def _dumps(value: Any) -> bytes:
@@ -358,7 +362,8 @@ class MqttLink:
             return
         self._up = True
         self._say_once("up", f"connected to the broker {self.address}")
-        subscriptions = [(self.topics.cmd, SubscribeOptions(qos=QOS, retainAsPublished=True))]
+        subscriptions = [(self.topics.cmd, SubscribeOptions(qos=QOS, retainAsPublished=True)),
+                         (self.topics.bridge, SubscribeOptions(qos=QOS))]
         if self.config.discovery:
             subscriptions.append((self.topics.ha_status, SubscribeOptions(qos=QOS)))
         _, self._subscribed = client.subscribe(subscriptions)
@@ -387,6 +392,10 @@ class MqttLink:
                 self._to_loop(self._retained_command, bytes(message.payload))
                 return
             self._to_loop(self._command, bytes(message.payload))
+        elif message.topic == self.topics.bridge:
+            up = VENUE_LINK.get(bytes(message.payload))
+            if up is not None:
+                self._to_loop(self.service.venue_link, up)
         elif message.topic == self.topics.ha_status and bytes(message.payload) == b"online":
             self._to_loop(self._discover)
 

@@ -9,6 +9,10 @@ else a refusal with a stable ``code``:
 - ``in_play``: a match is being played here; ``call_pending``: another call is offered here now;
 - ``invalid_input``: the call is malformed (its ``match_start`` refused by the rules' own check).
 
+Start (or the break's strike) of an offered call is refused ``venue_away`` while the table's bridge says the venue
+cannot be reached (``venue_link``, told by the MQTT adapter): the director may have released the call meanwhile
+and called its match to another table, and a match never plays on two tables.
+
 The players answer an offered call on the touchscreen: ``call_start`` begins exactly its ``match_start`` (with
 ``call``, so the match's result goes back to the event), ``call_decline`` ("Not now") gives it back. The state
 serves ``call``: the call offered, or the last one answered, so the director reads the answer from the table's
@@ -50,6 +54,8 @@ class Referee(Protocol):
     def served(self, changed: bool = False) -> Reply: ...
 
     def new_match(self, match_start: Any) -> Reply: ...
+#: Start of an offered call while the venue cannot be reached (``venue_away``).
+VENUE_AWAY = msg("the venue cannot be reached: this called match can start once it is back (or ask the desk)")
 #: How many answered calls the table remembers, to answer a call sent again the same way.
 REMEMBERED = 256
 #: How many called matches' results the state serves: the night's, so none is lost while the venue is away.
@@ -97,6 +103,13 @@ class TableCalls:
         """Call id -> what it came to: offered, started, declined, or a refusal's code."""
         self._results: OrderedDict[int, dict[str, Any]] | None = None
         """Match id -> the result of a called match won here (read from the store at first, then kept)."""
+        self.venue_reachable: bool | None = None
+        """The venue link as the table's bridge last said it (None: never said: no venue, or not heard yet)."""
+
+    def venue_link(self, up: bool) -> None:
+        """The table's bridge to the venue went up or down (its notification, read by the MQTT adapter): while it is
+        down, an offered call's Start is refused (``venue_away``)."""
+        self.venue_reachable = up
 
     def handle(self, referee: Referee, request: dict[str, Any]) -> Reply:
         cmd = request["cmd"]
@@ -205,9 +218,18 @@ class TableCalls:
             self._remember(call_id, "superseded")
         return referee.served(changed=True)
 
+    def _venue_away(self, referee: Referee) -> Reply | None:
+        """The refusal of a Start while the venue is known unreachable: the call stays offered, nothing changes."""
+        if self.venue_reachable is False:
+            return referee.refuse_with("venue_away", VENUE_AWAY)
+        return None
+
     def _start(self, referee: Referee) -> Reply:
         assert self.offer is not None
         call = self.offer
+        away = self._venue_away(referee)
+        if away is not None:
+            return away
         reply = referee.new_match(_start_of(referee, call))
         if reply.ok:
             self._end(call, "started")

@@ -159,3 +159,52 @@ def test_the_break_s_strike_begins_a_called_match_only_where_the_venue_says_so(t
     service.report(Strike(t=time.monotonic()))
     state = table.state()
     assert (state["match_call"], state["seq"], state["shot_in_progress"]) == ("5e1f0a9c3b2d/1/W2-1/9", 1, True)
+
+
+def test_start_is_refused_venue_away_while_the_bridge_says_the_venue_is_away_and_nothing_changes(table):
+    from scoreboard.referee.service import Service
+
+    service = Service(table)
+    assert table.calls.venue_reachable is None  # no bridge has spoken (no venue): Start is not held
+    call(table)
+    service.venue_link(False)  # the table's bridge says 0: the director may call this match elsewhere meanwhile
+    before = table.state()
+    refused = table.handle({"cmd": "call_start", "call": CALL["id"]})
+    assert (refused.ok, refused.code, refused.changed) == (False, "venue_away", False)
+    assert refused.error == ("the venue cannot be reached: this called match can start once it is back "
+                             "(or ask the desk)")
+    assert table.match is None and table.state() == before and before["call"]["status"] == "offered"
+    service.venue_link(True)  # the bridge is back (1): the call, still offered, starts
+    started = table.handle({"cmd": "call_start", "call": CALL["id"]})
+    assert started.ok and started.state["match_call"] == CALL["id"]
+
+
+def test_the_break_s_strike_begins_no_called_match_while_the_venue_is_away(table):
+    import time
+
+    from scoreboard.core.inputs import Strike
+    from scoreboard.referee.service import Service
+
+    service = Service(table)
+    call(table, start_on_strike=True)
+    service.venue_link(False)
+    service.report(Strike(t=time.monotonic()))
+    assert table.match is None and table.state()["call"]["status"] == "offered"
+    service.venue_link(True)
+    service.report(Strike(t=time.monotonic()))
+    assert table.state()["match_call"] == CALL["id"]
+
+
+def test_venue_away_is_said_in_the_players_language(tmp_path):
+    from scoreboard.referee.service import Service
+
+    referee = Referee.open(tmp_path / "hr.db", wall=lambda: NOW, language="hr")
+    try:
+        call(referee)
+        Service(referee).venue_link(False)
+        refused = referee.handle({"cmd": "call_start", "call": CALL["id"]})
+        assert refused.code == "venue_away"
+        assert refused.words == ("lokal nije dostupan: ovaj pozvani meč može početi kad lokal opet bude dostupan "
+                                 "(ili pitajte voditelja natjecanja)")
+    finally:
+        referee.close()
