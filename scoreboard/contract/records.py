@@ -228,6 +228,9 @@ class Call(Record, frozen=True, kw_only=True):
     players: Annotated[list[str] | UnsetType, Meta(description="offered: the called match's players")] = UNSET
     words: Annotated[str | UnsetType, Meta(description="offered: the call in the players' language")] = UNSET
     message: Message | UnsetType = UNSET
+    start: Annotated[Action | UnsetType, Meta(
+        description="offered: whether Start may be pressed now; not while the table's bridge says the venue cannot "
+                    "be reached (why: in the players' language)")] = UNSET
     code: Annotated[Code | UnsetType, Meta(description="refused: the refusal's kind")] = UNSET
 
 

@@ -106,10 +106,12 @@ class TableCalls:
         self.venue_reachable: bool | None = None
         """The venue link as the table's bridge last said it (None: never said: no venue, or not heard yet)."""
 
-    def venue_link(self, up: bool) -> None:
+    def venue_link(self, up: bool) -> bool:
         """The table's bridge to the venue went up or down (its notification, read by the MQTT adapter): while it is
-        down, an offered call's Start is refused (``venue_away``)."""
+        down, an offered call's Start is refused (``venue_away``). True when the served state changes with it."""
+        changed = self.venue_reachable is not up and self.offer is not None
         self.venue_reachable = up
+        return changed
 
     def handle(self, referee: Referee, request: dict[str, Any]) -> Reply:
         cmd = request["cmd"]
@@ -143,7 +145,7 @@ class TableCalls:
         said_now = said(call)
         return {"id": call["id"], "status": "offered", "match": call["match"],
                 "players": call["match_start"]["players"], "words": render(said_now, words),
-                "message": message_json(said_now)}
+                "message": message_json(said_now), "start": self._start_action(words)}
 
     def results(self, referee: Referee, served: dict[str, Any]) -> list[dict[str, Any]]:
         """The state's ``called_results``: every called match won at this table lately, the one in ``served`` too,
@@ -217,6 +219,12 @@ class TableCalls:
             self._end(self.offer, "withdrawn")
             self._remember(call_id, "superseded")
         return referee.served(changed=True)
+
+    def _start_action(self, words: Any) -> dict[str, Any]:
+        """The offered call's ``start``: whether Start may be pressed now, and if not why (the players' words)."""
+        if self.venue_reachable is False:
+            return {"ok": False, "why": render(VENUE_AWAY, words)}
+        return {"ok": True}
 
     def _venue_away(self, referee: Referee) -> Reply | None:
         """The refusal of a Start while the venue is known unreachable: the call stays offered, nothing changes."""

@@ -193,9 +193,10 @@ class Service:
 
     def venue_link(self, up: bool) -> None:
         """The table's bridge to the venue up or down, as its notification says (the MQTT adapter reads it): an
-        input of the daemon's own, no request any client may send. Nothing served changes; a called match's Start
-        is refused while it is down (``scoreboard.referee.calls``)."""
-        self.referee.calls.venue_link(up)
+        input of the daemon's own, no request any client may send. A called match's Start is refused while it is
+        down (``scoreboard.referee.calls``), and the offered call's ``start`` says so."""
+        if self.referee.calls.venue_link(up):
+            self.changed()
 
     def settle_if_due(self) -> None:
         """The settle timer's ``settle``, once the table is quiet: the turn passes with no one tapping."""

@@ -165,15 +165,19 @@ def test_start_is_refused_venue_away_while_the_bridge_says_the_venue_is_away_and
     from scoreboard.referee.service import Service
 
     service = Service(table)
+    watched: list[dict] = []
+    service.watch(watched.append)
     assert table.calls.venue_reachable is None  # no bridge has spoken (no venue): Start is not held
-    call(table)
+    assert call(table).state["call"]["start"] == {"ok": True}
     service.venue_link(False)  # the table's bridge says 0: the director may call this match elsewhere meanwhile
     before = table.state()
+    assert watched[-1]["call"] == before["call"]  # the screens are told at once
     refused = table.handle({"cmd": "call_start", "call": CALL["id"]})
     assert (refused.ok, refused.code, refused.changed) == (False, "venue_away", False)
     assert refused.error == ("the venue cannot be reached: this called match can start once it is back "
                              "(or ask the desk)")
     assert table.match is None and table.state() == before and before["call"]["status"] == "offered"
+    assert before["call"]["start"] == {"ok": False, "why": refused.error}  # the screen's Start says why, unpressed
     service.venue_link(True)  # the bridge is back (1): the call, still offered, starts
     started = table.handle({"cmd": "call_start", "call": CALL["id"]})
     assert started.ok and started.state["match_call"] == CALL["id"]
@@ -204,7 +208,8 @@ def test_venue_away_is_said_in_the_players_language(tmp_path):
         Service(referee).venue_link(False)
         refused = referee.handle({"cmd": "call_start", "call": CALL["id"]})
         assert refused.code == "venue_away"
-        assert refused.words == ("lokal nije dostupan: ovaj pozvani meč može početi kad lokal opet bude dostupan "
-                                 "(ili pitajte voditelja natjecanja)")
+        assert referee.state()["call"]["start"]["why"] == refused.words == (
+            "lokal nije dostupan: ovaj pozvani meč može početi kad lokal opet bude dostupan "
+            "(ili pitajte voditelja natjecanja)")
     finally:
         referee.close()
