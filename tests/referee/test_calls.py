@@ -213,3 +213,20 @@ def test_venue_away_is_said_in_the_players_language(tmp_path):
             "(ili pitajte voditelja natjecanja)")
     finally:
         referee.close()
+
+
+def test_the_documented_offered_call_is_the_one_served(table):
+    import re
+    from pathlib import Path
+
+    import orjson
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "mqtt.md").read_text()
+    documented = next(block["call"] for block in
+                      (orjson.loads(text) for text in re.findall(r"```json\n(.*?)```", doc, re.DOTALL))
+                      if isinstance(block.get("call"), dict))
+    call(table, id=documented["id"], profile="wpa", match_start={"players": ["Ana", "Ben"], "race": [7, 7]})
+    from scoreboard.referee.service import Service
+
+    Service(table).venue_link(False)
+    assert table.state()["call"] == documented
