@@ -230,3 +230,23 @@ def test_the_documented_offered_call_is_the_one_served(table):
 
     Service(table).venue_link(False)
     assert table.state()["call"] == documented
+
+
+def test_start_is_held_once_three_of_the_director_s_heartbeats_are_missed(table):
+    """A cut network: the table's bridge says nothing, the director's heartbeats (bridged in) stop coming."""
+    from scoreboard.referee.service import Service
+
+    service = Service(table)
+    watched: list[dict] = []
+    service.watch(watched.append)
+    call(table)
+    assert service.director_heard(10) == 30  # the link vouched for 30 s
+    table.clock[0] += 30
+    assert table.state()["call"]["start"] == {"ok": True}
+    table.clock[0] += 0.5  # three beats missed
+    assert table.state()["call"]["start"]["ok"] is False
+    refused = table.handle({"cmd": "call_start", "call": CALL["id"]})
+    assert (refused.ok, refused.code) == (False, "venue_away") and table.match is None
+    service.director_heard(10)  # heard again: the screens are told at once, and Start begins the match
+    assert watched[-1]["call"]["start"] == {"ok": True}
+    assert table.handle({"cmd": "call_start", "call": CALL["id"]}).ok
