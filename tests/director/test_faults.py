@@ -21,6 +21,7 @@ from tests.director.test_calls import NINE_ON_THE_BREAK, until
 from tests.director.test_serve import RunningDirector
 from tests.live import TIMEOUT
 from tests.venue.hall import Board, VenueBroker, start_table, venue_logins
+from tests.venue.relay import Relay
 
 DIRECTOR_PASSWORD = "d1rector-pw"
 SPEC = {"name": "Friday", "format": "single", "players": ["Ana", "Ben", "Cvita", "Dino"], "race": 1,
@@ -310,3 +311,45 @@ def test_a_table_cut_off_from_the_venue_refuses_a_called_match_s_start_and_the_m
         time.sleep(0.5)
     assert_each_match_called_and_counted_once(director)
     assert played_calls(tables, director) == ["W1-1", "W1-2", "W2-1"]  # each match begun at one table of the hall, once
+
+
+def test_a_table_cut_off_by_its_network_holds_start_and_its_call_is_played_elsewhere_once(tmp_path,
+                                                                                           tmp_path_factory,
+                                                                                           venue, tables):
+    """The network between t3 and the venue cut (a relay frozen: both ends run on, nothing crosses): t3's broker
+    says nothing, the director's heartbeats stop reaching it and t3 holds Start; the director keeps the offered
+    call four beats after the venue sees t3 gone, then calls it to t2; the network back, t3's copy is withdrawn."""
+    relay = Relay(venue.tables_port)
+    t3 = start_table(tmp_path_factory.mktemp("t3"), "t3", venue, venue.logins["t3"], relay.port)
+    secret = tmp_path / "director.password"
+    secret.write_text(DIRECTOR_PASSWORD + "\n")
+    director = RunningDirector(tmp_path, "--mqtt-host", "127.0.0.1", "--mqtt-port", str(venue.tables_port),
+                               "--mqtt-user", "director", "--mqtt-password-file", str(secret),
+                               "--answer-within", "4", "--heartbeat", "1").start()
+    hall = {"t3": t3, "t2": tables["t2"]}
+    try:
+        spec = SPEC | {"players": ["Ana", "Ben"], "tables": ["t3", "t2"]}
+        assert ask(director.socket, {"cmd": "new", "spec": spec})["ok"]
+        assert ask(director.socket, {"cmd": "draw"})["ok"]
+        call = until(lambda: t3.state()["call"], lambda c: c is not None and c["status"] == "offered"
+                     and c["start"]["ok"])
+        relay.freeze()  # the cut
+        held = until(lambda: t3.state()["call"], lambda c: c["start"]["ok"] is False)
+        assert held["id"] == call["id"] and held["status"] == "offered"
+        refused = start_answer(t3, call)
+        assert (refused["ok"], refused["code"]) == (False, "venue_away") and t3.state()["players"] is None
+        moved = until(lambda: matches(director)["W1-1"], lambda m: m["table"] == "t2", timeout=2 * TIMEOUT)
+        assert moved["status"] == "called"
+        assert start_answer(t3, call)["code"] == "venue_away"  # still held, while its match is called elsewhere
+        play(tables["t2"], offered(tables["t2"]))
+        assert until(lambda: status(director)["state"]["winner"], lambda w: w is not None) == "Ana"
+        relay.thaw()  # the network back: the withdrawal waiting in t3's bridge session arrives
+        gone = until(lambda: t3.state()["call"], lambda c: c["status"] != "offered", timeout=2 * TIMEOUT)
+        assert gone["id"] == call["id"] and t3.state()["players"] is None
+        kept = records(director)
+        assert sum(isinstance(r, Result) and r.match == "W1-1" for r in kept) == 1
+        assert played_calls(hall, director) == ["W1-1"]  # begun at one table of the hall, once
+    finally:
+        director.stop()
+        relay.close()
+        t3.close()
