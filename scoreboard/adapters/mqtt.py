@@ -4,7 +4,11 @@ Topics under ``<prefix>/<table>/`` (``docs/mqtt.md``): ``state`` (retained, afte
 every change), ``event`` (every stored input and every verdict, QoS 1),
 ``availability`` (retained ``online``/``offline``; ``offline`` is the last will),
 ``cmd`` in and ``cmd/result`` out; Home Assistant's discovery configs under the
-discovery prefix.
+discovery prefix. ``bridge`` in: the table's Mosquitto bridge to the venue says
+``1``/``0`` there (its notifications), and ``<prefix>/director/heartbeat`` in: the
+venue director's heartbeat, bridged in; both handed to the referee as the venue
+link's state (a cut network closes the bridge without a ``0``: only the missed
+heartbeats tell).
 
 Only the event loop touches the referee. paho runs its network loop in a thread
 of its own, and what arrives there (a command, a connection made, Home Assistant
@@ -51,6 +55,12 @@ RECONNECT_MAX_S = 10
 STOP_TIMEOUT_S = 2.0  # how long a clean stop waits for the broker to take the last "offline"
 RETAINED_NOT_RUN = msg("a retained command is not run (it would run again at every reconnect): publish it without "
                        "retain")
+#: A director's heartbeat slower than this is not believed (a day: no venue beats that slowly).
+HEARTBEAT_MAX_S = 86_400
+#: The state goes out this long after the heartbeats were missed, so the clock has surely passed the moment.
+QUIET_SLACK_S = 0.1
+#: The table's bridge to the venue, as its notifications say it (Mosquitto's ``notifications true``): up, down.
+VENUE_LINK = {b"1": True, b"0": False}
 #: The verdicts' kinds on Home Assistant's event entity.
 VERDICT_TYPES = ("legal", "foul", "rack_won")
 
@@ -75,8 +85,8 @@ class Topics(NamedTuple):
     """The table's topics.
 
     >>> topics = Topics.of("devetka", "bar1", "homeassistant")
-    >>> topics.state, topics.result, topics.ha_status
-    ('devetka/bar1/state', 'devetka/bar1/cmd/result', 'homeassistant/status')
+    >>> topics.state, topics.result, topics.ha_status, topics.bridge
+    ('devetka/bar1/state', 'devetka/bar1/cmd/result', 'homeassistant/status', 'devetka/bar1/bridge')
     """
 
     state: str
@@ -85,12 +95,14 @@ class Topics(NamedTuple):
     cmd: str
     result: str
     ha_status: str
+    bridge: str
+    heartbeat: str
 
     @classmethod
     def of(cls, prefix: str, table: str, discovery_prefix: str) -> Topics:
         base = f"{prefix}/{table}"
         return cls(f"{base}/state", f"{base}/event", f"{base}/availability", f"{base}/cmd", f"{base}/cmd/result",
-                   f"{discovery_prefix}/status")
+                   f"{discovery_prefix}/status", f"{base}/bridge", f"{prefix}/director/heartbeat")
 
 
 def _dumps(value: Any) -> bytes:
@@ -194,6 +206,7 @@ class MqttLink:
         self._outbox: deque[tuple[str, bytes]] = deque()
         """Events and answers made while the link is not online, in order: handed to paho once it is."""
         self._subscribed: int | None = None  # the mid of the subscription whose SUBACK says we are online
+        self._quiet: asyncio.TimerHandle | None = None  # when the director's heartbeat will have been missed
         # MQTT 5 for retain-as-published: under 3.1.1 a retained command forwarded live looks like any other. The
         # table's own Mosquitto (2.0) speaks 5; the bridge to a venue is the broker's, and stays 3.1.1.
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv5)
@@ -235,6 +248,8 @@ class MqttLink:
     def close(self) -> None:
         """``offline`` (retained) to a broker that is there, waited for at most ``STOP_TIMEOUT_S``; disconnect."""
         self._closing = True
+        if self._quiet is not None:
+            self._quiet.cancel()
         self.service.unwatch(self.publish_state)
         self.service.unwatch_stored(self.publish_stored)
         if self.client.is_connected():
@@ -324,6 +339,14 @@ class MqttLink:
         request_id = request.get("id") if isinstance(request, dict) else None
         self._answer(self.service.refusal(request_id, RETAINED_NOT_RUN, "not_allowed"))
 
+    def _director_heard(self, every_s: float) -> None:
+        """The venue director's heartbeat: the referee holds a called match's Start once three are missed; the state
+        goes out again at that moment, so the screens see it."""
+        quiet = self.service.director_heard(every_s)
+        if self._quiet is not None:
+            self._quiet.cancel()
+        self._quiet = self.loop.call_later(quiet + QUIET_SLACK_S, self.service.changed)
+
     def _answer(self, message: dict[str, Any]) -> None:
         self._send(self.topics.result, _dumps(message))
 
@@ -358,7 +381,9 @@ class MqttLink:
             return
         self._up = True
         self._say_once("up", f"connected to the broker {self.address}")
-        subscriptions = [(self.topics.cmd, SubscribeOptions(qos=QOS, retainAsPublished=True))]
+        subscriptions = [(self.topics.cmd, SubscribeOptions(qos=QOS, retainAsPublished=True)),
+                         (self.topics.bridge, SubscribeOptions(qos=QOS)),
+                         (self.topics.heartbeat, SubscribeOptions(qos=0))]
         if self.config.discovery:
             subscriptions.append((self.topics.ha_status, SubscribeOptions(qos=QOS)))
         _, self._subscribed = client.subscribe(subscriptions)
@@ -387,8 +412,32 @@ class MqttLink:
                 self._to_loop(self._retained_command, bytes(message.payload))
                 return
             self._to_loop(self._command, bytes(message.payload))
+        elif message.topic == self.topics.bridge:
+            up = VENUE_LINK.get(bytes(message.payload))
+            if up is not None:
+                self._to_loop(self.service.venue_link, up)
+        elif message.topic == self.topics.heartbeat:
+            every_s = _every_s(bytes(message.payload))
+            if every_s is not None:
+                self._to_loop(self._director_heard, every_s)
         elif message.topic == self.topics.ha_status and bytes(message.payload) == b"online":
             self._to_loop(self._discover)
+
+
+def _every_s(payload: bytes) -> float | None:
+    """A heartbeat's ``every_s`` (``{"every_s": 10}``), or None for a payload that is not one.
+
+    >>> _every_s(b'{"every_s": 10}'), _every_s(b'{"every_s": 0}'), _every_s(b"beat")
+    (10.0, None, None)
+    """
+    try:
+        beat = orjson.loads(payload)
+    except orjson.JSONDecodeError:
+        return None
+    every = beat.get("every_s") if isinstance(beat, dict) else None
+    if isinstance(every, bool) or not isinstance(every, int | float) or not 0 < every <= HEARTBEAT_MAX_S:
+        return None
+    return float(every)
 
 
 def _say(message: str) -> None:

@@ -32,7 +32,7 @@ InputLine = Annotated[dict[str, Any], Meta(description="an input as its match-lo
 #: Every refusal's kind (docs/mqtt.md, "Refusals"): stable, so no client branches on the words.
 Code = Literal["invalid_input", "not_now", "rule_fixed", "wrong_table", "pin_required", "pin_not_chosen", "pin_wrong",
                "pin_locked", "not_allowed", "unavailable", "store_failed", "internal_error", "expired", "superseded",
-               "in_play", "call_pending", "no_call"]
+               "in_play", "call_pending", "no_call", "venue_away"]
 
 #: Every refusal's ``code``, one per kind (docs/mqtt.md, "Refusals"): stable, so no client branches on the words.
 CODES: dict[Code, str] = {
@@ -53,6 +53,7 @@ CODES: dict[Code, str] = {
     "in_play": "a director's call while a match is being played at this table",
     "call_pending": "a director's call while another call is offered at this table",
     "no_call": "a Start or Not now for a call that is not offered at this table",
+    "venue_away": "a called match's Start while the table's bridge says the venue cannot be reached",
 }
 
 
@@ -235,6 +236,9 @@ class Call(Record, frozen=True, kw_only=True):
         description="offered: the event's name, shown over the call; null: the call named none")] = UNSET
     words: Annotated[str | UnsetType, Meta(description="offered: the call in the players' language")] = UNSET
     message: Message | UnsetType = UNSET
+    start: Annotated[Action | UnsetType, Meta(
+        description="offered: whether Start may be pressed now; not while the table's bridge says the venue cannot "
+                    "be reached (why: in the players' language)")] = UNSET
     code: Annotated[Code | UnsetType, Meta(description="refused: the refusal's kind")] = UNSET
 
 

@@ -33,7 +33,7 @@ class Caller:
 
     def __init__(self, director: Director, now: Callable[[], float], send: Send,
                  answer_within: float = rules.ANSWER_WITHIN_S, say: Callable[[str], None] = log.info,
-                 start_on_strike: bool = False) -> None:
+                 start_on_strike: bool = False, hold_offered: float = 0.0) -> None:
         self.director = director
         self.store_id = str(director.store.id)
         self.now = now
@@ -53,6 +53,12 @@ class Caller:
         after a reconnect."""
         self.withdrawing: dict[str, float] = {}
         """Calls withdrawn (run out, or stale at their table) -> when the withdrawal was sent."""
+        self.hold_offered = hold_offered
+        """How long a call offered to the players is kept after its table became unreachable: longer than the table
+        takes to hold its Start (three of the director's heartbeats missed), so a table cut off by its network no
+        longer starts it by the time its match is called elsewhere."""
+        self.unreachable: dict[str, float] = {}
+        """Offered calls whose table is unreachable -> when that was first seen."""
         self.since = now()
         """When the calls were last sent (at start, at every reconnect): none runs out before its tables could answer
         again."""
@@ -94,7 +100,10 @@ class Caller:
         call = rules.call_id(self.store_id, event_id, view.id, view.call)
         reachable = self.director.reachable(view.table)
         if call in self.offered and reachable:
+            self.unreachable.pop(call, None)
             return  # the players have it on the screen: it waits for them
+        if call in self.offered and now < self.unreachable.setdefault(call, now) + self.hold_offered:
+            return  # until the table, cut off, surely holds its Start
         sent = self.withdrawing.get(call)
         if sent is None:
             self.silent.add(view.table)

@@ -27,6 +27,9 @@ def _now() -> str:
 
 #: How often the director looks for calls to make and calls run out.
 TICK_S = 0.5
+#: An offered call whose table is unreachable is kept this many heartbeats: the table holds its Start after three
+#: missed (scoreboard.referee.calls.HEARTBEATS_MISSED), and one more covers a beat in flight and the ticks.
+HOLD_OFFERED_BEATS = 4
 
 
 def _say(line: str) -> None:
@@ -57,6 +60,7 @@ async def serve(store_path: str, socket_path: str, mqtt_host: str | None = None,
     if mqtt_host is not None:
         link = DirectorLink(director, loop, mqtt_host, mqtt_port, username, password, heartbeat_s=heartbeat_s)
         caller = Caller(director, time.time, link.send, say=_say, start_on_strike=start_on_strike,
+                        hold_offered=HOLD_OFFERED_BEATS * heartbeat_s,
                         **({} if answer_within is None else {"answer_within": answer_within}))
         link.caller = caller
         link.start()

@@ -14,6 +14,11 @@ A call may carry the event's name (``event``, shown over the call) and where eac
 serves ``next_for``, each player's destination in the players' language (docs/events.md, "Where next"). A call
 without them is offered as before.
 
+Start (or the break's strike) of an offered call is refused ``venue_away`` while the table's bridge says the venue
+cannot be reached (``venue_link``) or the director's heartbeat has not been heard for three beats
+(``director_heard``), both told by the MQTT adapter: the director may have released the call meanwhile and called
+its match to another table, and a match never plays on two tables.
+
 The players answer an offered call on the touchscreen: ``call_start`` begins exactly its ``match_start`` (with
 ``call``, so the match's result goes back to the event), ``call_decline`` ("Not now") gives it back. The state
 serves ``call``: the call offered, or the last one answered, so the director reads the answer from the table's
@@ -55,6 +60,10 @@ class Referee(Protocol):
     def served(self, changed: bool = False) -> Reply: ...
 
     def new_match(self, match_start: Any) -> Reply: ...
+#: Start of an offered call while the venue cannot be reached (``venue_away``).
+VENUE_AWAY = msg("the venue cannot be reached: this called match can start once it is back (or ask the desk)")
+#: The director's heartbeats missed before the table takes its venue link as down (as the venue's boards do).
+HEARTBEATS_MISSED = 3
 #: How many answered calls the table remembers, to answer a call sent again the same way.
 REMEMBERED = 256
 #: How many called matches' results the state serves: the night's, so none is lost while the venue is away.
@@ -142,6 +151,28 @@ class TableCalls:
         """Call id -> what it came to: offered, started, declined, or a refusal's code."""
         self._results: OrderedDict[int, dict[str, Any]] | None = None
         """Match id -> the result of a called match won here (read from the store at first, then kept)."""
+        self.venue_reachable: bool | None = None
+        """The venue link as the table's bridge last said it (None: never said: no venue, or not heard yet)."""
+        self._heard_until: float | None = None
+        """Until when (the wall clock) the director's last heartbeat vouches for the venue link (None: none heard)."""
+
+    def venue_link(self, up: bool) -> bool:
+        """The table's bridge to the venue went up or down (its notification, read by the MQTT adapter): while it is
+        down, an offered call's Start is refused (``venue_away``). True when the served state changes with it."""
+        changed = self.venue_reachable is not up and self.offer is not None
+        self.venue_reachable = up
+        return changed
+
+    def director_heard(self, every_s: float) -> float:
+        """The venue director's heartbeat, bridged in: the link is taken as down once ``HEARTBEATS_MISSED`` of its
+        beats are missed (a cut network: the table's bridge says nothing then). The seconds until that."""
+        quiet = HEARTBEATS_MISSED * every_s
+        self._heard_until = self._wall() + quiet
+        return quiet
+
+    def venue_away(self) -> bool:
+        """The venue link known down: the bridge says 0, or the director's heartbeat has not been heard lately."""
+        return self.venue_reachable is False or (self._heard_until is not None and self._wall() > self._heard_until)
 
     def handle(self, referee: Referee, request: dict[str, Any]) -> Reply:
         cmd = request["cmd"]
@@ -175,7 +206,7 @@ class TableCalls:
         said_now = said(call)
         return {"id": call["id"], "status": "offered", "match": call["match"], "event": call.get("event"),
                 "players": call["match_start"]["players"], "words": render(said_now, words),
-                "message": message_json(said_now)}
+                "message": message_json(said_now), "start": self._start_action(words)}
 
     def next_for(self, match: Match | None, words: Any) -> list[dict[str, Any] | None] | None:
         """The state's ``next_for``: once the match begun from a call carrying ``next`` is won, each player's
@@ -268,9 +299,24 @@ class TableCalls:
             self._remember(call_id, "superseded")
         return referee.served(changed=True)
 
+    def _start_action(self, words: Any) -> dict[str, Any]:
+        """The offered call's ``start``: whether Start may be pressed now, and if not why (the players' words)."""
+        if self.venue_away():
+            return {"ok": False, "why": render(VENUE_AWAY, words)}
+        return {"ok": True}
+
+    def _venue_away(self, referee: Referee) -> Reply | None:
+        """The refusal of a Start while the venue is known unreachable: the call stays offered, nothing changes."""
+        if self.venue_away():
+            return referee.refuse_with("venue_away", VENUE_AWAY)
+        return None
+
     def _start(self, referee: Referee) -> Reply:
         assert self.offer is not None
         call = self.offer
+        away = self._venue_away(referee)
+        if away is not None:
+            return away
         reply = referee.new_match(_start_of(referee, call))
         if reply.ok:
             self.begun = call

@@ -191,6 +191,24 @@ class Service:
         if reply.changed:
             self.changed(reply)
 
+    def venue_link(self, up: bool) -> None:
+        """The table's bridge to the venue up or down, as its notification says (the MQTT adapter reads it): an
+        input of the daemon's own, no request any client may send. A called match's Start is refused while it is
+        down (``scoreboard.referee.calls``), and the offered call's ``start`` says so."""
+        if self.referee.calls.venue_link(up):
+            self.changed()
+
+    def director_heard(self, every_s: float) -> float:
+        """The venue director's heartbeat, bridged in (the MQTT adapter reads it): a called match's Start is held once
+        three beats are missed. The seconds until then: the adapter calls ``changed`` at that moment, so the screens
+        see the offered call's ``start`` turn."""
+        calls = self.referee.calls
+        was_away = calls.venue_away()
+        quiet = calls.director_heard(every_s)
+        if was_away and not calls.venue_away() and calls.offer is not None:
+            self.changed()
+        return quiet
+
     def settle_if_due(self) -> None:
         """The settle timer's ``settle``, once the table is quiet: the turn passes with no one tapping."""
         reply = self.referee.settle_if_due()

@@ -25,6 +25,7 @@ shots should not have to read an error.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -364,8 +365,19 @@ def _call(state: dict, t: Catalog) -> dict[str, Any]:
         return {}
     _ = t.gettext
     return {"call_text": str(call["words"]), "call_event": str(call.get("event") or ""),
-            "call_start": Button(_("Start"), True, {"cmd": "call_start", "call": call["id"]}),
+            "call_start": _call_start(call, _),
             "call_decline": Button(_("Not now"), True, {"cmd": "call_decline", "call": call["id"]})}
+
+
+def _call_start(call: dict, _: Callable[[str], str]) -> Button:
+    """Start as the daemon serves it (``call.start``): not while the venue cannot be reached, and then why.
+
+    >>> _call_start({"id": "c", "start": {"ok": False, "why": "the venue cannot be reached"}}, str).why
+    'the venue cannot be reached'
+    """
+    start = call.get("start") or {"ok": True}
+    return Button(_("Start"), bool(start.get("ok")), {"cmd": "call_start", "call": call["id"]},
+                  str(start.get("why") or ""))
 
 
 def _standing(state: dict) -> tuple[list[int], list[int]]:

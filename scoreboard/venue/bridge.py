@@ -41,6 +41,9 @@ BRIDGED_TOPICS = ("state", "event", "availability")
 #: go out on ``cmd/result``; a call queued in the bridge's session while the table was away arrives late and is
 #: refused as expired (docs/events.md, "Calls").
 CALL_TOPICS = (("cmd", "in"), ("cmd/result", "out"))
+#: The venue director's heartbeat (``{"every_s": N}``, QoS 0), bridged in to every table: a table that hears none for
+#: three beats holds a called match's Start (a cut network says nothing else on the table's side; docs/events.md).
+HEARTBEAT_TOPIC = "devetka/director/heartbeat"
 #: The venue director's login on the tables' listener: it alone writes a table's cmd (its calls).
 DIRECTOR_LOGIN = "director"
 #: The operator's login on the page listener (issue 32's operator page): it writes only the director's requests.
@@ -174,6 +177,8 @@ def render_table_bridge(table_id: str, host: str, port: int, user: str, password
         *(f"topic {prefix}/{topic} out 1" for topic in BRIDGED_TOPICS),
         "# The venue director's calls in, the table's answers out (docs/events.md, \"Calls\").",
         *(f"topic {prefix}/{topic} {direction} 1" for topic, direction in CALL_TOPICS),
+        "# The director's heartbeat in: heard none for three beats, the table holds a called match's Start.",
+        f"topic {HEARTBEAT_TOPIC} in 0",
     ]
     if ca_file is not None:
         check(re.compile(r"/[!-~]+"), ca_file, "the venue's CA file (an absolute path)")
@@ -265,12 +270,14 @@ def render_venue_broker(link_password: str, tls: bool = False, *, tables_port: i
 
 
 def render_venue_acl(table_ids: Iterable[str]) -> str:
-    """The tables' listener's ACL: each table's login writes its own topics and reads nothing."""
+    """The tables' listener's ACL: each table's login writes its own topics and reads its calls and the director's
+    heartbeat."""
     lines = ["# Made by deploy/install.sh --venue-server: one block per table login (docs/venue.md).",
              "# Mosquitto acknowledges a publish this denies and drops it (MQTT 3.1.1 cannot refuse one)."]
     for table_id in table_ids:
         table_name(table_id, "a table id")
-        lines += ["", f"user {table_id}", f"topic write devetka/{table_id}/#", f"topic read devetka/{table_id}/cmd"]
+        lines += ["", f"user {table_id}", f"topic write devetka/{table_id}/#", f"topic read devetka/{table_id}/cmd",
+                  f"topic read {HEARTBEAT_TOPIC}"]
     lines += ["", "# The director (docs/events.md): its events, and the calls to every table; it reads the tables.",
               f"user {DIRECTOR_LOGIN}", "topic readwrite devetka/director/#", "topic write devetka/+/cmd",
               "topic read devetka/#"]

@@ -128,10 +128,12 @@ def render_node(node: int, peers: Sequence[tuple[str, int]], tables: Mapping[str
         check(_SECRET, password, f"table {table_id}'s password")
         if table_id in (READER, DIRECTOR):
             raise ValueError(f"a table may not be called {table_id!r}: that is another login")
-        # Its own cmd (the director's calls, bridged in at QoS 1, delivered on $MQTT.sub.<its consumer>).
+        # Its own cmd (the director's calls, bridged in at QoS 1, delivered on $MQTT.sub.<its consumer>) and the
+        # director's heartbeat (QoS 0).
         users.append(f"    {{user: {_quote(table_id)}, password: {_quote(password)}, permissions: "
                      f"{{publish: {{allow: [\"devetka.{table_id}.>\"]}}, "
-                     f"subscribe: {{allow: [\"devetka.{table_id}.cmd\", \"$MQTT.sub.>\"]}}}}}}")
+                     f"subscribe: {{allow: [\"devetka.{table_id}.cmd\", \"devetka.director.heartbeat\", "
+                     f"\"$MQTT.sub.>\"]}}}}}}")
     if director_password is not None:
         check(_SECRET, director_password, "the director's password")
         users.append(f"    {{user: {DIRECTOR}, password: {_quote(director_password)}, permissions: "

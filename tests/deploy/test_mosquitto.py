@@ -118,3 +118,19 @@ def test_the_daemon_hears_commands_for_its_own_table_only(peers):
     touchscreen.publish("devetka/table2/cmd", '{"id":"for table2"}')
     touchscreen.publish(f"devetka/{TABLE}/cmd", '{"id":"for table1"}')
     assert daemon.live() == (f"devetka/{TABLE}/cmd", '{"id":"for table1"}')
+
+
+def test_the_daemon_reads_its_venue_bridges_state_and_no_other_login_can_forge_it(peers):
+    """The bridge says 1/0 on ``devetka/<table>/bridge`` on the table's broker too; a forged 0 would hold a called
+    match's Start, a forged 1 would let it start with the venue away: only the table's daemon login may write there
+    (and it does not), and it reads it. No local login may write the director's heartbeat (a forged one would keep
+    a cut-off table's Start open), which the daemon reads."""
+    daemon = peers("devetka", "table")
+    daemon.subscribe(f"devetka/{TABLE}/bridge")
+    daemon.subscribe("devetka/director/heartbeat")  # bridged in from the venue: no local login writes it either
+    for login in ("touchscreen", "dashboard", "homeassistant", "devetka"):
+        peers(login, "table").publish("devetka/director/heartbeat", '{"every_s": 86400}')
+    for login in ("touchscreen", "dashboard", "homeassistant"):
+        peers(login, "table").publish(f"devetka/{TABLE}/bridge", f"0 forged by {login}")
+    peers("devetka", "table").publish(f"devetka/{TABLE}/bridge", "1")  # standing in for the bridge: no login
+    assert daemon.live() == (f"devetka/{TABLE}/bridge", "1")

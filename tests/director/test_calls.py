@@ -156,7 +156,7 @@ START = 1_800_000_000.0
 class Wire:
     """MQTT between the director and the tables: each message waits until ``deliver`` (in order, per table)."""
 
-    def __init__(self, tmp_path, names=("t1", "t2")) -> None:
+    def __init__(self, tmp_path, names=("t1", "t2"), hold_offered: float = 0.0) -> None:
         self.clock = [START]
         store = EventStore.open(tmp_path / "director.sqlite3", now=lambda: "2026-12-02T20:00:00+00:00")
         self.director = Director(store)
@@ -164,7 +164,7 @@ class Wire:
         self.to_director: dict[str, list[tuple[str, dict]]] = {name: [] for name in names}
         self.said: list[str] = []
         self.caller = Caller(self.director, lambda: self.clock[0], self._send, answer_within=ANSWER_WITHIN,
-                             say=self.said.append)
+                             say=self.said.append, hold_offered=hold_offered)
         self.tables: dict[str, Service] = {}
         for name in names:
             folder = tmp_path / name
@@ -357,3 +357,58 @@ def test_a_call_offered_at_a_table_the_match_was_moved_from_is_taken_off_its_scr
     wire.deliver("t2")
     assert wire.tables["t1"].state()["call"] == {"id": stale["id"], "status": "withdrawn", "match": "W1-1"}
     assert offered_at(wire, "t2")["match"] == "W1-1"
+
+
+HEARTBEAT_S = 10.0
+
+
+def test_a_table_cut_off_by_its_network_holds_start_before_its_offered_call_is_called_elsewhere(tmp_path):
+    """31: a cut network says nothing on the table's side but the director's heartbeats stopping. The director keeps
+    an offered call of a table gone unreachable for four beats (``devetka director``'s hold), the table holds Start
+    after three missed: by the time the match is called elsewhere, the cut-off table no longer begins it; the link
+    back, its copy is withdrawn, and the match is played at one table only."""
+    wire = Wire(tmp_path, hold_offered=4 * HEARTBEAT_S)
+    try:
+        beat = {name: service.director_heard(HEARTBEAT_S) for name, service in wire.tables.items()}
+        assert beat == {"t1": 3 * HEARTBEAT_S, "t2": 3 * HEARTBEAT_S}
+        begin(wire, SPEC | {"players": ["Ana", "Ben"], "tables": ["t1", "t2"]})
+        wire.deliver("t1")
+        call = offered_at(wire, "t1")
+        assert call["start"] == {"ok": True}
+        cut = wire.clock[0] + 5  # t1's network goes; its last heartbeat was 5 s before
+        ran_out = False
+        while wire.clock[0] < cut + 90:
+            wire.clock[0] += 1
+            if wire.clock[0] % HEARTBEAT_S == 0:
+                wire.tables["t2"].director_heard(HEARTBEAT_S)
+                if wire.clock[0] < cut:
+                    wire.tables["t1"].director_heard(HEARTBEAT_S)
+            if wire.clock[0] == cut + 15:  # the venue's keepalive for t1's bridge runs out: it says 0
+                wire.director.table_seen("t1", bridged=False)
+            wire.caller.tick()
+            wire.deliver("t2")
+            if wire.matches()["W1-1"]["table"] == "t2" and not ran_out:
+                ran_out = True
+                moved_at = wire.clock[0]
+                # Elsewhere now: t1's players, cut off, press Start: refused, nothing begun.
+                answers: list[dict] = []
+                wire.tables["t1"].request(orjson.dumps({"cmd": "call_start", "call": call["id"]}), answers.append,
+                                          "socket")
+                assert (answers[0]["ok"], answers[0]["code"]) == (False, "venue_away")
+                assert wire.tables["t1"].state()["call"]["start"]["ok"] is False
+                assert wire.tables["t1"].state()["players"] is None
+        assert ran_out and moved_at >= cut + 15 + 4 * HEARTBEAT_S - 1
+        elsewhere = offered_at(wire, "t2")
+        wire.tap("t2", {"cmd": "call_start", "call": elsewhere["id"]})
+        for item in NINE_ON_THE_BREAK:
+            wire.tap("t2", item)
+        wire.deliver("t2")
+        wire.director.table_seen("t1", bridged=True)  # the network back: the withdrawal waiting arrives
+        wire.tables["t1"].director_heard(HEARTBEAT_S)
+        wire.deliver("t1")
+        assert wire.tables["t1"].state()["call"]["status"] == "withdrawn"
+        assert wire.tables["t1"].state()["players"] is None
+        done = wire.matches()["W1-1"]
+        assert (done["status"], done["table"], done["score"]) == ("done", "t2", [1, 0])
+    finally:
+        wire.close()

@@ -15,11 +15,13 @@ import pytest
 from scoreboard.director.server import ask
 from scoreboard.event.core.records import Called, Result
 from scoreboard.event.store import EventStore
-from tests.deploy.staging import install
+from tests.deploy.broker import Peer
+from tests.deploy.staging import credentials, install
 from tests.director.test_calls import NINE_ON_THE_BREAK, until
 from tests.director.test_serve import RunningDirector
 from tests.live import TIMEOUT
 from tests.venue.hall import Board, VenueBroker, start_table, venue_logins
+from tests.venue.relay import Relay
 
 DIRECTOR_PASSWORD = "d1rector-pw"
 SPEC = {"name": "Friday", "format": "single", "players": ["Ana", "Ben", "Cvita", "Dino"], "race": 1,
@@ -165,9 +167,11 @@ def test_the_venue_broker_killed_30_s_the_results_made_meanwhile_arrive_and_the_
                                                                                                  venue):
     begin(director)
     first, second = offered(tables["t1"]), offered(tables["t2"])
+    for table, call in ((tables["t1"], first), (tables["t2"], second)):  # begun while the venue is there: a called
+        table.request({"cmd": "call_start", "call": call["id"]})         # match does not start while it is away
     venue.kill()
-    play(tables["t1"], first)
-    play(tables["t2"], second)
+    tables["t1"].play(*NINE_ON_THE_BREAK)
+    tables["t2"].play(*NINE_ON_THE_BREAK)
     time.sleep(30)
     venue.start()
     final = until(lambda: matches(director)["W2-1"], lambda m: m["status"] == "called", timeout=2 * TIMEOUT)
@@ -192,12 +196,11 @@ def test_a_table_gone_before_answering_is_called_elsewhere_and_refuses_the_stale
     until(lambda: status(director)["tables"]["free"], lambda free: "t2" not in free)  # its bridge seen gone
     play(tables["t1"], again)
     tables["t2"].thaw()
-    # Until the stale call reaches it, t2 still serves its last answered call: an earlier test's, begun there, whose
-    # id may end alike (event 1, W1-2, call 1) but for its director's store.
-    stale_id = f"{first['id'].split('/')[0]}/1/W1-2/{stale['call']}"
-    refused = until(lambda: tables["t2"].state()["call"],
-                    lambda c: c is not None and c["id"] == stale_id and c["status"] != "offered")
-    assert refused["status"] in ("refused", "withdrawn"), refused
+    with EventStore.open_readonly(director.store) as store:  # this director's call: t2 still shows the last test's
+        stale_id = f"{store.id}/{store.latest()}/W1-2/{stale['call']}"
+    refused = until(lambda: tables["t2"].state()["call"], lambda c: c is not None and c["id"] == stale_id
+                    and c["status"] != "offered", timeout=2 * TIMEOUT)
+    assert refused["status"] in ("refused", "withdrawn")
     assert sum(isinstance(r, Called) and r.match == "W1-2" for r in records(director)) == 2  # t2, then t1
     assert tables["t2"].state()["match_call"] != refused["id"]  # the stale call began nothing
     final = until(lambda: matches(director)["W2-1"], lambda m: m["status"] == "called")
@@ -243,3 +246,120 @@ def test_a_table_whose_power_is_pulled_mid_match_is_in_doubt_and_event_move_play
     tables["t1"].play(*NINE_ON_THE_BREAK, *NINE_ON_THE_BREAK)
     time.sleep(2)
     assert matches(director)["W1-1"]["table"] == "t2" and matches(director)["W1-1"]["score"] == [3, 0]
+
+
+def start_answer(table, call: dict) -> dict:
+    """The players' Start on the touchscreen, its answer as the daemon gives it (refused or not)."""
+    screen = table.daemon.client()
+    try:
+        return screen.request({"cmd": "call_start", "call": call["id"]})
+    finally:
+        screen.close()
+
+
+def played_calls(tables, director) -> list[str]:
+    """Every match of the director's latest event begun from a call at any table of the hall, one entry a begun
+    match (the tables' own stores: ``match_call`` of the match in play, ``called_results`` of those won; a call's id
+    is STORE/EVENT/MATCH/N, STORE the director's store)."""
+    with EventStore.open_readonly(director.store) as store:
+        ours = f"{store.id}/{store.latest()}/"
+    begun = {}
+    for table in tables.values():
+        state = table.state()
+        for result in state["called_results"]:
+            begun[(state["store"], result["match_id"])] = result["call"]
+        if state["match_call"] is not None:
+            begun[(state["store"], state["match_id"])] = state["match_call"]
+    return sorted(call.split("/")[2] for call in begun.values() if call.startswith(ours))
+
+
+def test_a_table_cut_off_from_the_venue_refuses_a_called_match_s_start_and_the_match_is_played_once(director,
+                                                                                                   tables, venue):
+    begin(director)
+    first, second = offered(tables["t1"]), offered(tables["t2"])
+    served_before = {k: tables["t1"].state()[k] for k in ("players", "match_id", "seq", "match_call")}
+    bridge = Peer("bridge-watch")  # what the daemon reads, on the table's own broker, with the daemon's login
+    try:
+        bridge.connect(tables["t1"].broker.table_port, "devetka", credentials(tables["t1"].root)["devetka"])
+        bridge.subscribe("devetka/t1/bridge")
+        assert bridge.next() == ("devetka/t1/bridge", "1", True)
+        venue.kill()  # the bridge's connection closes: the table's broker says 0 there at once
+        assert bridge.next() == ("devetka/t1/bridge", "0", False)
+    finally:
+        bridge.close()
+    held = until(lambda: tables["t1"].state()["call"], lambda call: call["start"]["ok"] is False)
+    assert held["status"] == "offered" and held["id"] == first["id"]  # the touchscreen's Start says why
+    refused = start_answer(tables["t1"], first)  # pressed anyway (over the local API, as the touchscreen sends)
+    assert (refused["code"], refused["error"]) == ("venue_away", "the venue cannot be reached: this called match "
+                                                                 "can start once it is back (or ask the desk)")
+    after = tables["t1"].state()
+    assert {k: after[k] for k in served_before} == served_before  # nothing begun
+    assert (after["call"]["id"], after["call"]["status"]) == (first["id"], "offered")  # still offered
+    until(lambda: tables["t2"].state()["call"], lambda call: call["start"]["ok"] is False)
+    assert start_answer(tables["t2"], second)["code"] == "venue_away"
+    time.sleep(ANSWER_WITHIN_S + 2)  # both calls run out meanwhile
+    venue.start()
+    # Back: whatever the director now offers where is played, until the event is won.
+    while status(director)["state"]["winner"] is None:
+        calls = until(lambda: [t.state()["call"] for t in tables.values()],
+                      lambda seen: any(c and c["status"] == "offered" for c in seen)
+                      or status(director)["state"]["winner"] is not None, timeout=2 * TIMEOUT)
+        for table, call in zip(tables.values(), calls, strict=True):
+            if call and call["status"] == "offered":
+                answer = start_answer(table, call)
+                if answer["ok"]:
+                    table.play(*NINE_ON_THE_BREAK)
+                else:  # withdrawn or given elsewhere between the look and the press: the director goes on
+                    assert answer["code"] in ("no_call", "venue_away"), answer
+        time.sleep(0.5)
+    assert_each_match_called_and_counted_once(director)
+    assert played_calls(tables, director) == ["W1-1", "W1-2", "W2-1"]  # each match begun at one table of the hall, once
+
+
+def test_a_table_cut_off_by_its_network_holds_start_and_its_call_is_played_elsewhere_once(tmp_path,
+                                                                                           tmp_path_factory,
+                                                                                           venue, tables):
+    """The network between t3 and the venue cut (a relay frozen: both ends run on, nothing crosses): t3's broker
+    says nothing, the director's heartbeats stop reaching it and t3 holds Start; the director keeps the offered
+    call four beats after the venue sees t3 gone, then calls it to t2; the network back, t3's copy is withdrawn."""
+    relay = Relay(venue.tables_port)
+    t3 = start_table(tmp_path_factory.mktemp("t3"), "t3", venue, venue.logins["t3"], relay.port)
+    secret = tmp_path / "director.password"
+    secret.write_text(DIRECTOR_PASSWORD + "\n")
+    director = RunningDirector(tmp_path, "--mqtt-host", "127.0.0.1", "--mqtt-port", str(venue.tables_port),
+                               "--mqtt-user", "director", "--mqtt-password-file", str(secret),
+                               "--answer-within", "4", "--heartbeat", "1").start()
+    hall = {"t3": t3, "t2": tables["t2"]}
+    try:
+        spec = SPEC | {"players": ["Ana", "Ben"], "tables": ["t3", "t2"]}
+        assert ask(director.socket, {"cmd": "new", "spec": spec})["ok"]
+        assert ask(director.socket, {"cmd": "draw"})["ok"]
+        call = until(lambda: t3.state()["call"], lambda c: c is not None and c["status"] == "offered"
+                     and c["start"]["ok"])
+        beats = Peer("beats")  # a heartbeat on t3's own broker, as its daemon reads them: t3 has heard the director
+        try:
+            beats.connect(t3.broker.table_port, "devetka", credentials(t3.root)["devetka"])
+            beats.subscribe("devetka/director/heartbeat")
+            assert beats.next()[0] == "devetka/director/heartbeat"
+        finally:
+            beats.close()
+        relay.freeze()  # the cut
+        held = until(lambda: t3.state()["call"], lambda c: c["start"]["ok"] is False)
+        assert held["id"] == call["id"] and held["status"] == "offered"
+        refused = start_answer(t3, call)
+        assert (refused["ok"], refused["code"]) == (False, "venue_away") and t3.state()["players"] is None
+        moved = until(lambda: matches(director)["W1-1"], lambda m: m["table"] == "t2", timeout=2 * TIMEOUT)
+        assert moved["status"] == "called"
+        assert start_answer(t3, call)["code"] == "venue_away"  # still held, while its match is called elsewhere
+        play(tables["t2"], offered(tables["t2"]))
+        assert until(lambda: status(director)["state"]["winner"], lambda w: w is not None) == "Ana"
+        relay.thaw()  # the network back: the withdrawal waiting in t3's bridge session arrives
+        gone = until(lambda: t3.state()["call"], lambda c: c["status"] != "offered", timeout=2 * TIMEOUT)
+        assert gone["id"] == call["id"] and t3.state()["players"] is None
+        kept = records(director)
+        assert sum(isinstance(r, Result) and r.match == "W1-1" for r in kept) == 1
+        assert played_calls(hall, director) == ["W1-1"]  # begun at one table of the hall, once
+    finally:
+        director.stop()
+        relay.close()
+        t3.close()

@@ -44,7 +44,8 @@ class RunningDirector:
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
-            assert self.process.wait(timeout=20) == 0
+            code = self.process.wait(timeout=20)
+            assert code == 0, self.process.stderr.read()[-3000:]
             self.process.stdout.close()
             self.process.stderr.close()
 

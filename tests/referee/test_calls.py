@@ -224,6 +224,60 @@ def test_where_next_is_said_in_the_players_language(tmp_path):
         referee.close()
 
 
+def test_start_is_refused_venue_away_while_the_bridge_says_the_venue_is_away_and_nothing_changes(table):
+    from scoreboard.referee.service import Service
+
+    service = Service(table)
+    watched: list[dict] = []
+    service.watch(watched.append)
+    assert table.calls.venue_reachable is None  # no bridge has spoken (no venue): Start is not held
+    assert call(table).state["call"]["start"] == {"ok": True}
+    service.venue_link(False)  # the table's bridge says 0: the director may call this match elsewhere meanwhile
+    before = table.state()
+    assert watched[-1]["call"] == before["call"]  # the screens are told at once
+    refused = table.handle({"cmd": "call_start", "call": CALL["id"]})
+    assert (refused.ok, refused.code, refused.changed) == (False, "venue_away", False)
+    assert refused.error == ("the venue cannot be reached: this called match can start once it is back "
+                             "(or ask the desk)")
+    assert table.match is None and table.state() == before and before["call"]["status"] == "offered"
+    assert before["call"]["start"] == {"ok": False, "why": refused.error}  # the screen's Start says why, unpressed
+    service.venue_link(True)  # the bridge is back (1): the call, still offered, starts
+    started = table.handle({"cmd": "call_start", "call": CALL["id"]})
+    assert started.ok and started.state["match_call"] == CALL["id"]
+
+
+def test_the_break_s_strike_begins_no_called_match_while_the_venue_is_away(table):
+    import time
+
+    from scoreboard.core.inputs import Strike
+    from scoreboard.referee.service import Service
+
+    service = Service(table)
+    call(table, start_on_strike=True)
+    service.venue_link(False)
+    service.report(Strike(t=time.monotonic()))
+    assert table.match is None and table.state()["call"]["status"] == "offered"
+    service.venue_link(True)
+    service.report(Strike(t=time.monotonic()))
+    assert table.state()["match_call"] == CALL["id"]
+
+
+def test_venue_away_is_said_in_the_players_language(tmp_path):
+    from scoreboard.referee.service import Service
+
+    referee = Referee.open(tmp_path / "hr.db", wall=lambda: NOW, language="hr")
+    try:
+        call(referee)
+        Service(referee).venue_link(False)
+        refused = referee.handle({"cmd": "call_start", "call": CALL["id"]})
+        assert refused.code == "venue_away"
+        assert referee.state()["call"]["start"]["why"] == refused.words == (
+            "lokal nije dostupan: ovaj pozvani meč može početi kad lokal opet bude dostupan "
+            "(ili pitajte voditelja natjecanja)")
+    finally:
+        referee.close()
+
+
 def test_a_daemon_restarted_mid_match_forgets_where_next_but_not_the_result(tmp_path):
     path = tmp_path / "devetka.db"
     referee = Referee.open(path, wall=lambda: NOW)
@@ -239,3 +293,40 @@ def test_a_daemon_restarted_mid_match_forgets_where_next_but_not_the_result(tmp_
         assert state["next_for"] is None and state["called_results"][0]["call"] == CALL["id"]
     finally:
         again.close()
+
+
+def test_the_documented_offered_call_is_the_one_served(table):
+    import re
+    from pathlib import Path
+
+    import orjson
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "mqtt.md").read_text()
+    documented = next(block["call"] for block in
+                      (orjson.loads(text) for text in re.findall(r"```json\n(.*?)```", doc, re.DOTALL))
+                      if isinstance(block.get("call"), dict))
+    call(table, id=documented["id"], profile="wpa", match_start={"players": ["Ana", "Ben"], "race": [7, 7]})
+    from scoreboard.referee.service import Service
+
+    Service(table).venue_link(False)
+    assert table.state()["call"] == documented
+
+
+def test_start_is_held_once_three_of_the_director_s_heartbeats_are_missed(table):
+    """A cut network: the table's bridge says nothing, the director's heartbeats (bridged in) stop coming."""
+    from scoreboard.referee.service import Service
+
+    service = Service(table)
+    watched: list[dict] = []
+    service.watch(watched.append)
+    call(table)
+    assert service.director_heard(10) == 30  # the link vouched for 30 s
+    table.clock[0] += 30
+    assert table.state()["call"]["start"] == {"ok": True}
+    table.clock[0] += 0.5  # three beats missed
+    assert table.state()["call"]["start"]["ok"] is False
+    refused = table.handle({"cmd": "call_start", "call": CALL["id"]})
+    assert (refused.ok, refused.code) == (False, "venue_away") and table.match is None
+    service.director_heard(10)  # heard again: the screens are told at once, and Start begins the match
+    assert watched[-1]["call"]["start"] == {"ok": True}
+    assert table.handle({"cmd": "call_start", "call": CALL["id"]}).ok

@@ -6,10 +6,32 @@ from __future__ import annotations
 
 import time
 
+import paho.mqtt.client as mqtt
 import pytest
+
+from tests.live import TIMEOUT
 
 CALL = {"id": "5e1f0a9c3b2d/1/W2-1/7", "match": "W2-1", "round": "W2", "side": "winners", "profile": "wpa",
         "expires": None, "match_start": {"players": ["Ana", "Ben"], "race": [7, 7], "breaker": 0}}
+
+
+@pytest.fixture
+def daemon_config(broker):
+    """``devetka run`` on a Mosquitto of the test's own, where its table's bridge would say the venue link's state."""
+    return f'[ui]\npin = "0000"\n[mqtt]\nhost = "{broker.host}"\nport = {broker.port}\n'
+
+
+def bridge_says(broker, payload: str) -> None:
+    """What the table's Mosquitto bridge publishes on the table's own broker (retained, QoS 1) when the venue link
+    goes up (1) or down (0)."""
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bridge-notice", protocol=mqtt.MQTTv311)
+    client.connect(broker.host, broker.port)
+    client.loop_start()
+    try:
+        client.publish("devetka/table1/bridge", payload, qos=1, retain=True).wait_for_publish(TIMEOUT)
+    finally:
+        client.loop_stop()
+        client.disconnect()
 
 
 def called(daemon, screen, call: dict = CALL) -> None:
@@ -110,3 +132,21 @@ def test_screenshots_of_a_called_match_with_its_event_then_next_for_you_once_won
     assert screen.visible(screen.widget("next0")) and screen.visible(screen.widget("next1"))
     screen.screenshot(f"{folder}match-summary-next")
     assert screen.cut() == [] and (not folder or english(screen) == [])
+
+
+def test_start_says_why_while_the_venue_cannot_be_reached_and_begins_nothing(screen, daemon, broker):
+    called(daemon, screen)
+    bridge_says(broker, "0")
+    why = "the venue cannot be reached: this called match can start once it is back (or ask the desk)"
+    screen.wait_for(lambda: served(daemon)["call"]["start"] == {"ok": False, "why": why}, "the venue link down")
+    screen.tap_id("call_start")
+    screen.wait_for(lambda: screen.app.message == why, "why Start begins nothing")
+    screen.screenshot("call-venue-away")
+    state = served(daemon)
+    assert state["players"] is None and state["call"]["status"] == "offered"
+    assert screen.visible(screen.widget("call_start"))  # the call stays on the screen
+    bridge_says(broker, "1")
+    screen.wait_for(lambda: served(daemon)["call"]["start"]["ok"], "the venue link back")
+    screen.tap_id("call_start")
+    state = screen.wait_for(lambda: served(daemon) if served(daemon)["players"] else None, "the match begun")
+    assert state["match_call"] == CALL["id"]

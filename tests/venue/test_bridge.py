@@ -40,14 +40,14 @@ def test_a_links_client_id_takes_its_password_to_make():
     assert "s3cret" not in made
 
 
-def test_only_the_daemons_own_topics_and_the_director_s_calls_cross_not_the_bridges_notification():
-    """What the daemon publishes (docs/mqtt.md) goes out, with its answers on cmd/result; only cmd comes in (the
-    director's calls); Home Assistant's discovery stays on the table, and so does the bridge topic's local copy,
-    which 2.0.11 would otherwise send on after the live one."""
+def test_only_the_daemons_own_topics_and_the_director_s_calls_and_beats_cross_not_the_bridges_notification():
+    """What the daemon publishes (docs/mqtt.md) goes out, with its answers on cmd/result; only cmd (the director's
+    calls) and the director's heartbeat come in; Home Assistant's discovery stays on the table, and so does the
+    bridge topic's local copy, which 2.0.11 would otherwise send on after the live one."""
     daemon = Topics.of("devetka", "bar7", "homeassistant")
     topics = [line.split()[1:3] for line in lines(TEXT) if line.startswith("topic ")]
     assert topics == [[daemon.state, "out"], [daemon.event, "out"], [daemon.availability, "out"],
-                      [daemon.cmd, "in"], [daemon.result, "out"]]
+                      [daemon.cmd, "in"], [daemon.result, "out"], [daemon.heartbeat, "in"]]
     assert not any(topic.endswith("#") or "+" in topic for topic, _ in topics)
 
 
@@ -119,8 +119,8 @@ def test_a_venue_elsewhere_moves_only_its_ports_addresses_and_files():
 
 def test_each_table_login_writes_under_its_own_id_reads_its_calls_and_browsers_only_read():
     assert lines(bridge.render_venue_acl(["t1", "t2"])) == [
-        "user t1", "topic write devetka/t1/#", "topic read devetka/t1/cmd",
-        "user t2", "topic write devetka/t2/#", "topic read devetka/t2/cmd",
+        "user t1", "topic write devetka/t1/#", "topic read devetka/t1/cmd", "topic read devetka/director/heartbeat",
+        "user t2", "topic write devetka/t2/#", "topic read devetka/t2/cmd", "topic read devetka/director/heartbeat",
         "user director", "topic readwrite devetka/director/#", "topic write devetka/+/cmd", "topic read devetka/#"]
     with pytest.raises(ValueError, match="a table id"):
         bridge.render_venue_acl(["t1", "t 2"])

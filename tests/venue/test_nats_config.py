@@ -41,9 +41,10 @@ def test_the_node_config_says_who_may_do_what():
     lines = [line.strip() for line in text.splitlines()]
     assert "server_name: devetka-1" in lines
     # Each table writes only under its own prefix and reads only its own cmd (the director's calls, with their
-    # QoS 1 deliveries); readers read (with their QoS 1 deliveries) and write nothing; anonymous clients are readers.
+    # QoS 1 deliveries) and the director's heartbeat; readers read (with their QoS 1 deliveries) and write nothing;
+    # anonymous clients are readers.
     assert ('{user: "bar1", password: "Zq3-x_9", permissions: {publish: {allow: ["devetka.bar1.>"]}, '
-            'subscribe: {allow: ["devetka.bar1.cmd", "$MQTT.sub.>"]}}}') in lines
+            'subscribe: {allow: ["devetka.bar1.cmd", "devetka.director.heartbeat", "$MQTT.sub.>"]}}}') in lines
     assert not any(line.startswith("{user: director") for line in lines)  # no director login unless given
     director = [line.strip() for line in nats.render_node(1, PEERS, TABLES, "route-secret",
                                                           director_password="d1r").splitlines()]
@@ -140,12 +141,13 @@ def test_a_tables_bridge_to_a_cluster_goes_to_every_node_within_what_nats_takes(
     assert not any(line.startswith("address ") for line in lines)
     assert "restart_timeout 1 2" in lines  # quick tries: each one during an election costs NATS's 4 s timeout
     topics = [line.split() for line in lines if line.startswith("topic ")]
-    # The table's topics out, the director's calls in and their answers out (issue 31: the calls ride the bridges
-    # on both engines; render_node grants the table its cmd and the QoS 1 deliveries); QoS 1 at most, no spaces:
+    # The table's topics out, the director's calls and heartbeat in and the answers out (issue 31: the calls ride
+    # the bridges on both engines; render_node grants the table its cmd and the QoS 1 deliveries); QoS 1 at most, no
+    # spaces:
     # NATS refuses QoS 2 and spaces.
     assert {(words[1], words[2]) for words in topics} == {
         ("devetka/bar1/state", "out"), ("devetka/bar1/event", "out"), ("devetka/bar1/availability", "out"),
-        ("devetka/bar1/cmd", "in"), ("devetka/bar1/cmd/result", "out")}
+        ("devetka/bar1/cmd", "in"), ("devetka/bar1/cmd/result", "out"), ("devetka/director/heartbeat", "in")}
     assert all(len(words) == 4 and words[3] in ("0", "1") for words in topics)
     # One venue broker: the text is what it was, one address and Mosquitto's own bridge protocol.
     alone = bridge.render_table_bridge("bar1", "venue-a", 1883, "bar1", "pw").splitlines()

@@ -889,6 +889,7 @@
 "the two players (default Ana,Ben)": "dva natjecatelja (zadano Ana,Ben)",
 "the venue box's daemon that keeps the night's events": "voditelj natjecanja: pozadinski program lokala koji vodi večerašnja natjecanja",
 "the venue broker (default: none)": "broker lokala (zadano: nijedan)",
+"the venue cannot be reached: this called match can start once it is back (or ask the desk)": "lokal nije dostupan: ovaj pozvani meč može početi kad lokal opet bude dostupan (ili pitajte voditelja natjecanja)",
 "the venue locked the rules to profile \"{profile}\": rules.profile must be \"{profile}\"": "lokal je zaključao pravila na profil \"{profile}\": rules.profile mora biti \"{profile}\"",
 "the venue's broker: one Mosquitto (default), or a cluster of three NATS nodes": "broker lokala: jedan Mosquitto (zadano) ili klaster od tri NATS čvora",
 "the whole match": "cijeli meč",
