@@ -481,9 +481,24 @@ FLAGS_SEEN_JS = """[...document.querySelectorAll('[data-table][data-status="onli
   })"""
 
 
-def test_screenshots_of_the_board_with_1_8_and_50_tables_and_of_one_table(browser, venue, tables, tmp_path):
+def screenshots_folder(tmp_path: Path) -> Path:
+    """``DEVETKA_SCREENSHOTS`` (scripts/screenshots.sh names docs/screenshots/), else the test's own folder."""
     folder = Path(os.environ.get("DEVETKA_SCREENSHOTS") or tmp_path / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def on_the_clock(tables):
+    """bar1 with a match on the shot clock, Ana's legal break and her miss: Ben's turn is timed."""
+    (bar1,) = tables("bar1")
+    miss = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 1},
+            {"type": "settle"}]
+    bar1.play({"cmd": "new_match", "match_start": dict(ANA_BEN, rules={"shot_clock": True})}, *LEGAL_BREAK, *miss)
+    return bar1
+
+
+def test_screenshots_of_the_board_with_1_8_and_50_tables_and_of_one_table(browser, venue, tables, tmp_path):
+    folder = screenshots_folder(tmp_path)
     (bar1,) = tables("bar1")
     bar1.play({"cmd": "new_match", "match_start": dict(ANA_BEN, players=["Maximilian Oberhofer", "Ana"], race=[5, 5])},
               *NINE_ON_THE_BREAK, *FOUL_BREAK)
@@ -539,12 +554,8 @@ def test_the_shot_clock_counts_down_from_the_served_deadline_and_screenshots_at_
     """A real table on the clock: its retained state's deadline is counted down by the page's own clock each
     second; states made from it with the deadline nearer show the warning (amber), the last 5 s (red) and TIME.
     Screenshots at 20 s, 10 s and 5 s of the one-table page."""
-    folder = Path(os.environ.get("DEVETKA_SCREENSHOTS") or tmp_path / "screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    (bar1,) = tables("bar1")
-    miss = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 1},
-            {"type": "settle"}]
-    bar1.play({"cmd": "new_match", "match_start": dict(ANA_BEN, rules={"shot_clock": True})}, *LEGAL_BREAK, *miss)
+    folder = screenshots_folder(tmp_path)
+    bar1 = on_the_clock(tables)
     served = bar1.state["shot_clock"]
     assert served["running"] and served["limit"] == 35
     open_board(browser, venue, "?table=bar1")
@@ -574,12 +585,8 @@ def test_the_shot_clock_paused_at_the_table_stands_still_on_the_board_and_runs_a
     """The touchscreen's foul menu opened at a real table on the clock (its clock_pause command): the board shows
     the seconds the daemon serves as left, in teal, labelled paused, and counts down again once the pause ends.
     Screenshot: shot-clock-paused."""
-    folder = Path(os.environ.get("DEVETKA_SCREENSHOTS") or tmp_path / "screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    (bar1,) = tables("bar1")
-    miss = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 1},
-            {"type": "settle"}]
-    bar1.play({"cmd": "new_match", "match_start": dict(ANA_BEN, rules={"shot_clock": True})}, *LEGAL_BREAK, *miss)
+    folder = screenshots_folder(tmp_path)
+    bar1 = on_the_clock(tables)
     open_board(browser, venue, "?table=bar1")
     wait_seq(browser, bar1)
     bar1.play({"cmd": "clock_pause", "on": True})
@@ -643,8 +650,7 @@ def test_a_table_on_a_newer_contract_keeps_its_players_score_and_balls_and_says_
     balls drawn and says "newer table software: update this board"; nothing is drawn from the fields whose meaning
     may have changed (the race, the turn, the flags, the ruling, the rack, the shot clock, the match time). The
     table's next state of a contract the board knows is drawn whole again."""
-    folder = Path(os.environ.get("DEVETKA_SCREENSHOTS") or tmp_path / "screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = screenshots_folder(tmp_path)
     bar1, bar2 = tables("bar1", "bar2")
     foul = [{"type": "strike"}, {"type": "first_contact", "ball": 3}, {"type": "settle"}]  # the 1 is lowest
     for table in (bar1, bar2):
