@@ -166,3 +166,6 @@ def test_screenshots_of_a_match_s_page_in_english_and_croatian(browser, played, 
             assert shot.stat().st_size > 10_000
             overflow = browser.evaluate("document.documentElement.scrollWidth > innerWidth")
             assert overflow is False, (language, size)
+    browser.open(board.split("result=")[0] + "result=eyJwbGF5ZXJzIjpbIkFuYSIs")  # cut short
+    assert browser.wait_for(ERROR_JS)
+    browser.screenshot(folder / "board-result-error-en-390x844.png", 390, 844, mobile=True)
