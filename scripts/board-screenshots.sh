@@ -11,5 +11,6 @@ DIR=${1:-docs/screenshots/board}
 mkdir -p "$DIR"
 DEVETKA_SCREENSHOTS=$(cd "$DIR" && pwd -P) .venv/bin/python -m pytest -q -p no:cacheprovider \
     tests/venue/test_board.py tests/venue/test_kiosk.py tests/venue/test_board_event.py \
-    tests/venue/test_board_overlay.py tests/venue/test_board_operator.py -k 'screenshots or tv_shows_the_board or overlay_follows or operator_creates'
+    tests/venue/test_board_overlay.py tests/venue/test_board_operator.py tests/venue/test_board_result.py \
+    -k 'screenshots or tv_shows_the_board or overlay_follows or operator_creates'
 ls -1 "$DIR"/*.png

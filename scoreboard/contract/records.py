@@ -347,6 +347,8 @@ class State(Record, frozen=True, kw_only=True):
     match: Annotated[int | UnsetType, Meta(description="the result command: the match asked for")] = UNSET
     result: Annotated[str | None | UnsetType, Meta(description="the result command: the result text")] = UNSET
     compact: Annotated[str | None | UnsetType, Meta(description="the result command: the compact text")] = UNSET
+    board: Annotated[str | None | UnsetType, Meta(
+        description="the result command: the match's page on the venue board ([venue] url), null with none")] = UNSET
     settings: Annotated[dict[str, Any] | UnsetType, Meta(description="the settings command: overrides, values")] = UNSET
     restart: Annotated[bool | UnsetType, Meta(description="the settings command: a change waits for a restart")] = UNSET
 

@@ -87,7 +87,8 @@ async def serve(config: Config, sources: Sequence[Source] = (), on_serving: Call
         referee = Referee.open(store, settle_after=config.shots.settle_after_s,
                                hold_back=config.settle_hold_back_s, defaults=config.match,
                                language=config.table.language, sound=config.ui.sound, sensed=config.sensed,
-                               table=config.table.id, table_name=config.table.name)
+                               table=config.table.id, table_name=config.table.name,
+                               venue_url=config.venue.url)
     except (StoreError, OSError) as error:
         log.error("cannot open the store %s: %s", store, error)
         for source in sources:

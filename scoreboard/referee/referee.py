@@ -61,7 +61,7 @@ from scoreboard.core.stats import counts
 from scoreboard.i18n.catalog import catalog
 from scoreboard.referee import calls
 from scoreboard.referee.reply import Reply, StaleReply, is_code
-from scoreboard.referee.results import night, result_texts
+from scoreboard.referee.results import board_link, night, result_texts
 from scoreboard.referee.settings import Overrides
 from scoreboard.referee.shot_clock import ShotClockTimer
 from scoreboard.referee.store import Store, StoreError, WriteError
@@ -176,8 +176,10 @@ class Referee:
                  wall: Callable[[], float] = time.time, settle_after: float = DEFAULT_SETTLE_AFTER,
                  hold_back: float = 0.0, defaults: MatchConfig | None = None, language: str = "en",
                  sound: bool = True, sensed: dict[str, bool] | None = None, table: str | None = None,
-                 table_name: str | None = None) -> None:
+                 table_name: str | None = None, venue_url: str | None = None) -> None:
         self.store = store
+        self.venue_url = venue_url
+        """The venue board's address (``[venue] url``): a match's result is served with its page there (``board``)."""
         self.table_name = table_name
         """What the venue calls the table (``[table] name``, "Table 3 (TV)"), served as ``table_name``; None: its id."""
         self._started: tuple[int, str | None] | None = None
@@ -398,7 +400,7 @@ class Referee:
 
     def _result(self, match_id: Any) -> Reply:
         """One stored match's result for the touchscreen's QR code: the text of ``devetka export --result`` and
-        of its compact form (``scoreboard.referee.results``)."""
+        of its compact form (``scoreboard.referee.results``), and with ``[venue] url`` its page on the venue's board."""
         if type(match_id) is not int:
             return self._refuse(msg("result needs match: a stored match's id (a whole number), not {value}",
                                     value=repr(match_id)))
@@ -406,7 +408,8 @@ class Referee:
             texts = result_texts(self.store, match_id)
         except StoreError as error:
             return self._refuse(error.message)
-        return Reply(True, self.state(match=match_id, **texts))
+        board = None if self.venue_url is None else board_link(self.venue_url, texts["compact"], self.spoken())
+        return Reply(True, self.state(match=match_id, board=board, **texts))
 
     def _resume_match(self, match_id: Any) -> Reply:
         """Play on with an unfinished match stored here (one left when another was begun): it becomes the current

@@ -13,6 +13,7 @@ serves the touchscreen for the night's list and its QR code, all folded the one 
 
 from __future__ import annotations
 
+import base64
 from datetime import timedelta, timezone
 from typing import Any
 
@@ -54,6 +55,20 @@ def result_texts(store: Store, match_id: int) -> dict[str, str]:
     byte for byte) and its ``compact`` form (the racks totalled), each the JSON text itself."""
     outcome = stored_result(store, chosen(store, match_id))
     return {"result": _text(outcome), "compact": _text(compact(outcome))}
+
+
+def board_link(url: str, compact_text: str, language: str) -> str:
+    """The venue board's page of one match's result (``[venue] url``): the compact result rides in the address
+    itself (``result=``, base64url of its UTF-8, unpadded), so the board draws it with no server state, and a phone
+    that scans it needs no login to the venue's broker.
+
+    >>> board_link("http://venue.local:9001/", '{"match":1}', "hr")
+    'http://venue.local:9001/?lang=hr&result=eyJtYXRjaCI6MX0'
+    >>> board_link("http://venue.local:9001/?user=phone", "{}", "en")
+    'http://venue.local:9001/?user=phone&lang=en&result=e30'
+    """
+    encoded = base64.urlsafe_b64encode(compact_text.encode()).decode().rstrip("=")
+    return f"{url}{'&' if '?' in url else '?'}lang={language}&result={encoded}"
 
 
 def night_start(store: Store) -> str:

@@ -49,8 +49,8 @@ from scoreboard.core.messages import from_json, render
 from scoreboard.i18n.catalog import LANGUAGES
 from scoreboard.ui.client import kivy_deliver
 from scoreboard.ui.language import LAST_LANGUAGE_FILE, LastLanguage, tr
-from scoreboard.ui.night import chosen_row, code_note, night_rows, unfinished
-from scoreboard.ui.qr import result_code
+from scoreboard.ui.night import board_note, chosen_row, code_note, night_rows, unfinished
+from scoreboard.ui.qr import modules, result_code
 from scoreboard.ui.sound import Cues, Speaker
 from scoreboard.ui.viewmodel import (
     N_,
@@ -521,12 +521,20 @@ class ResultsScreen(DevetkaScreen):
     """Tonight's matches at this table, the latest first, and the QR code of one's result for a phone: both asked
     of the daemon (``{"cmd": "results"}``, ``{"cmd": "result", "match": ID}``); a tap on a match shows its code.
     With the venue board's address in the config (``[venue] url``) the list begins with the night's event, whose
-    code opens the board's ``?event`` view on a phone (issue 32)."""
+    code opens the board's ``?event`` view on a phone (issue 32). Where the daemon serves a match's page on the
+    venue's board (``board``: ``[venue] url`` in its config) a button switches the code between that page's address
+    and the JSON result (issue 33)."""
 
     selected = NumericProperty(0)
     """The match whose code is shown (or asked for); 0: none."""
     note = StringProperty("")
     """What the code holds, or why there is none."""
+    board = StringProperty("")
+    """The chosen match's page on the venue's board, as the daemon serves it; empty: none served."""
+    showing_board = BooleanProperty(False)
+    """The code holds the match's page on the venue's board (else its JSON result): kept from match to match."""
+    served: dict[str, Any] | None = None
+    """The daemon's answer for the chosen match (its ``result``, ``compact`` and ``board``)."""
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.selected = 0
@@ -552,9 +560,27 @@ class ResultsScreen(DevetkaScreen):
             else:
                 self.note = tr._("No match was played at this table tonight.")
         elif state.get("match") == self.selected:  # else a later tap asked for another match's code
-            code = result_code(state["result"], state["compact"])
-            self.ids.code.rows = code.rows
-            self.note = code_note(self.selected, code, tr.language)
+            self.served = state
+            self.board = state.get("board") or ""
+            self._draw_code()
+
+    def switch(self) -> None:
+        """The button beside Back: the code of the match's page on the venue's board, or of its JSON result."""
+        self.showing_board = not self.showing_board
+        self._draw_code()
+
+    def _draw_code(self) -> None:
+        state = self.served
+        if state is None or state.get("match") != self.selected:
+            return
+        if self.showing_board and self.board:
+            rows = modules(self.board)
+            self.ids.code.rows = rows or ()
+            self.note = board_note(self.selected, rows is not None, tr.language)
+            return
+        code = result_code(state["result"], state["compact"])
+        self.ids.code.rows = code.rows
+        self.note = code_note(self.selected, code, tr.language)
 
     def _event_url(self) -> str | None:
         return App.get_running_app().table_config.venue.event_url
@@ -563,6 +589,7 @@ class ResultsScreen(DevetkaScreen):
         """Show this match's code: asked of the daemon, drawn when it answers (the night's event's at once)."""
         self.selected = match
         self.ids.code.rows = ()
+        self.served, self.board = None, ""
         url = self._event_url()
         if match == EVENT and url is not None:
             self.ids.code.rows = result_code(url, url).rows

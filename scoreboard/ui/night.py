@@ -118,3 +118,18 @@ def code_note(match: int, code: Code, language: str | None = None) -> str:
         return _("Match {match}'s totals (with every rack it would not fit one code): scan it with a phone").format(
             match=match)
     return _("Match {match}'s result with every rack: scan it with a phone").format(match=match)
+
+
+def board_note(match: int, fits: bool, language: str | None = None) -> str:
+    """What the code holds when it opens the match's page on the venue's board.
+
+    >>> board_note(4, True)
+    "Match 4 on the venue's board: scan it to open its page"
+    >>> board_note(4, False)
+    "Match 4's page on the venue's board has too long an address for a QR code"
+    """
+    _ = catalog(language).gettext
+    if not fits:
+        return _("Match {match}'s page on the venue's board has too long an address for a QR code").format(
+            match=match)
+    return _("Match {match} on the venue's board: scan it to open its page").format(match=match)

@@ -3,8 +3,10 @@ tonight's matches and its QR code: the same figures as ``devetka export --result
 
 from __future__ import annotations
 
+import base64
 import subprocess
 import sys
+from urllib.parse import parse_qs, urlsplit
 
 import orjson
 
@@ -72,6 +74,23 @@ def test_a_matchs_result_is_the_text_devetka_export_result_prints_and_its_compac
                        "result needs match: a stored match's id (a whole number), not '1'",
                        "result needs match: a stored match's id (a whole number), not True",
                        "no match 7 in the store"]
+    assert served["board"] is None  # no [venue] url: no page on a board
+
+
+def test_with_the_venue_s_address_a_result_is_served_with_its_page_on_the_board_holding_the_compact_result(tmp_path):
+    referee = Referee.open(tmp_path / "d.db", language="hr", venue_url="http://venue.local:9001/?user=phone")
+    try:
+        play(referee, *NINE_ON_THE_BREAK, race=[1, 1], players=["Zvonimir Ćosić", "Đurđa Šarić"])
+        served = referee.handle({"cmd": "result", "match": 1}).state
+    finally:
+        referee.close()
+    address = urlsplit(served["board"])
+    query = parse_qs(address.query)
+    assert (address.scheme, address.netloc, address.path) == ("http", "venue.local:9001", "/")
+    assert query["user"] == ["phone"] and query["lang"] == ["hr"]
+    encoded = query["result"][0]
+    assert "=" not in encoded and "+" not in encoded and "/" not in encoded
+    assert base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)).decode() == served["compact"]
 
 
 def test_a_match_whose_log_no_longer_folds_is_listed_by_name_and_has_no_result(tmp_path):

@@ -1157,6 +1157,7 @@ def test_the_match_summary_offers_tonights_results_and_a_qr_code_a_phone_reads(s
     screen.wait_for(lambda: screen.text("note", "results").startswith("Match 2's result with every rack"),
                     "match 2's code")
     assert latest.lit and not first.lit and not screen.cut()
+    assert not screen.visible(screen.widget("switch", "results"))  # no [venue] url: no page on a board offered
     assert shown_codes(screen, "results") == [exported_result(daemon, 2)]
     screen.tap(first)
     screen.wait_for(lambda: screen.text("note", "results").startswith("Match 1's result with every rack"),
@@ -1182,6 +1183,49 @@ def test_a_long_matchs_code_holds_its_totals_and_says_so(screen, table, daemon):
     assert code == served["compact"]
     totals = orjson.loads(code)
     assert totals["racks"] == 20 and totals["score"] == [20, 0] and totals["nines_on_break"] == [20, 0]
+
+
+VENUE_BOARD = '[ui]\npin = "0000"\n[table]\nid = "bar7"\n[venue]\nurl = "http://venue.local:9001/"\n'
+
+
+@pytest.mark.parametrize("daemon_config", [VENUE_BOARD])
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_with_the_venue_boards_address_a_match_s_code_switches_to_its_page_on_the_board(screen, table, daemon, size):
+    """Issue 33 item 8: the daemon knows the venue board's address (``[venue] url``) and serves a match's page there
+    (``board``); the results screen keeps the JSON code and offers a switch to a second code a phone opens as that
+    page, whose ``result=`` holds the served compact result."""
+    import base64
+    from urllib.parse import parse_qs, urlsplit
+
+    screen.wait_for(lambda: tuple(screen.window.size) == size, f"a {size[0]}x{size[1]} window")
+    started(screen, table, race=[1, 1], players=LONG_NAMES)
+    table.play(*NINE_ON_THE_BREAK)
+    screen.wait_for(lambda: screen.current == "summary", "the match summary")
+    screen.tap_id("results")
+    screen.wait_for(lambda: screen.text("note", "results").startswith("Match 1's result with every rack"),
+                    "match 1's JSON code")
+    switch = screen.widget("switch", "results")
+    screen.wait_for(lambda: screen.visible(switch), "the switch to the venue board's page")
+    assert switch.text == "On the venue's board" and not screen.cut()
+    assert shown_codes(screen, "tonights-results-venue-json") == [exported_result(daemon, 1)]  # the documented one
+    screen.tap(switch)
+    board_note = "Match 1 on the venue's board: scan it to open its page"
+    screen.wait_for(lambda: screen.text("note", "results") == board_note, "the board page's code")
+    assert switch.text == "The JSON result" and not screen.cut()
+    (url,) = shown_codes(screen, "tonights-results-venue-board")
+    served = table.play({"cmd": "result", "match": 1})
+    assert url == served["board"]
+    address = urlsplit(url)
+    assert f"{address.scheme}://{address.netloc}{address.path}" == "http://venue.local:9001/"
+    query = parse_qs(address.query)
+    assert query["lang"] == ["en"]
+    encoded = query["result"][0]
+    compact = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)).decode()
+    assert compact == served["compact"] and orjson.loads(compact)["players"] == LONG_NAMES
+    screen.tap(switch)
+    screen.wait_for(lambda: screen.text("note", "results").startswith("Match 1's result with every rack"),
+                    "the JSON code again")
+    assert shown_codes(screen, "results-json-again") == [exported_result(daemon, 1)]
 
 
 def test_before_the_first_try_the_screen_says_connecting_and_only_a_failed_one_says_no_connection(kivy_window,
