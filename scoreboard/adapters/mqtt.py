@@ -324,6 +324,8 @@ class MqttLink:
             self._answer(self.service.refusal(None, msg("a command longer than {limit} bytes is not read",
                                                         limit=REQUEST_LIMIT)))
             return
+        if self.service.referee.calls.beat_every is not None and _from_director(payload):
+            self._director_heard(self.service.referee.calls.beat_every)  # a call over the link: the director heard
         self.service.request(payload, self._answer, WAY_IN)
 
     def _retained_command(self, payload: bytes) -> None:
@@ -422,6 +424,20 @@ class MqttLink:
                 self._to_loop(self._director_heard, every_s)
         elif message.topic == self.topics.ha_status and bytes(message.payload) == b"online":
             self._to_loop(self._discover)
+
+
+def _from_director(payload: bytes) -> bool:
+    """A director's call or withdrawal: it came over the venue link just now, so it vouches for the link as the
+    director's heartbeat does (a table whose beats stopped while the venue was away is not held once calls arrive).
+
+    >>> _from_director(b'{"cmd": "call", "call": {}}'), _from_director(b'{"cmd": "state"}'), _from_director(b"[")
+    (True, False, False)
+    """
+    try:
+        request = orjson.loads(payload)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(request, dict) and request.get("cmd") in ("call", "withdraw")
 
 
 def _every_s(payload: bytes) -> float | None:

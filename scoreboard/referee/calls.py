@@ -155,19 +155,24 @@ class TableCalls:
         """The venue link as the table's bridge last said it (None: never said: no venue, or not heard yet)."""
         self._heard_until: float | None = None
         """Until when (the wall clock) the director's last heartbeat vouches for the venue link (None: none heard)."""
+        self.beat_every: float | None = None
+        """The director's heartbeat interval, as its last beat said (None: none heard)."""
 
     def venue_link(self, up: bool) -> bool:
         """The table's bridge to the venue went up or down (its notification, read by the MQTT adapter): while it is
         down, an offered call's Start is refused (``venue_away``). True when the served state changes with it."""
-        changed = self.venue_reachable is not up and self.offer is not None
+        was_away = self.venue_away()
         self.venue_reachable = up
-        return changed
+        if up and self.beat_every is not None:
+            self.director_heard(self.beat_every)  # the bridge back up vouches for the link as a beat would
+        return was_away is not self.venue_away() and self.offer is not None
 
     def director_heard(self, every_s: float) -> float:
         """The venue director's heartbeat, bridged in: the link is taken as down once ``HEARTBEATS_MISSED`` of its
         beats are missed (a cut network: the table's bridge says nothing then). The seconds until that."""
         quiet = HEARTBEATS_MISSED * every_s
-        self._heard_until = self._wall() + quiet
+        self.beat_every = every_s
+        self._heard_until = max(self._heard_until or 0.0, self._wall() + quiet)
         return quiet
 
     def venue_away(self) -> bool:

@@ -330,3 +330,21 @@ def test_start_is_held_once_three_of_the_director_s_heartbeats_are_missed(table)
     service.director_heard(10)  # heard again: the screens are told at once, and Start begins the match
     assert watched[-1]["call"]["start"] == {"ok": True}
     assert table.handle({"cmd": "call_start", "call": CALL["id"]}).ok
+
+
+def test_the_bridge_back_up_vouches_for_the_link_as_a_heartbeat_would(table):
+    """The venue away longer than three beats (killed, restarted): the bridge's 1 on its return lets Start go at once,
+    not only once the director's next beat arrives; the beats' bound then runs from the bridge's 1."""
+    from scoreboard.referee.service import Service
+
+    service = Service(table)
+    call(table)
+    service.director_heard(10)
+    service.venue_link(False)
+    table.clock[0] += 45  # the venue away 45 s: no beat heard meanwhile
+    assert table.state()["call"]["start"]["ok"] is False
+    service.venue_link(True)
+    assert table.state()["call"]["start"] == {"ok": True}
+    table.clock[0] += 30.5  # and three beats missed after it: a cut network again
+    refused = table.handle({"cmd": "call_start", "call": CALL["id"]})
+    assert (refused.ok, refused.code) == (False, "venue_away") and table.match is None
