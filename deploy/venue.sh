@@ -30,7 +30,7 @@ VENUE_KEY=/etc/mosquitto/certs/devetka-venue.key
 # The board (scoreboard/venue/board/), served by the venue broker's WebSockets listener (http_dir).
 VENUE_BOARD_DIR=/usr/share/devetka/board
 BOARD_FILES=(index.html board.css board.js event.css event.js overlay.css overlay.js operator.css operator.js
-             result.css result.js i18n/en.js i18n/hr.js
+             result.css result.js words.js i18n/en.js i18n/hr.js
              vendor/mqtt.min.js vendor/LICENSE-mqtt.js.md vendor/VERSION vendor/qrcode.js vendor/VERSION-qrcode)
 
 bridge_text() {  # bridge_text WHAT ARGS...: the text of scoreboard/venue/bridge.py, or stop with its error

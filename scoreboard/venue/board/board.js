@@ -48,28 +48,10 @@
   const DRAWN_MAX = 20000;
   const CONTRACT = 1; // scoreboard/contract/records.py's CONTRACT, which tests/venue/test_board.py checks it against
   const BALL_MAX = 9;
-  const LANGUAGES = ["en", "hr"];
-  const LANG = (() => {
-    const asked = [params.get("lang"), ...(params.get("lang") ? [] : navigator.languages || [])];
-    const found = asked.map((tag) => String(tag || "").toLowerCase().split(/[-_]/)[0])
-      .find((code) => LANGUAGES.includes(code));
-    return found || "en";
-  })();
-
   // ---- words -------------------------------------------------------------------------------------------
-  // The catalog of LANG (i18n/LANG.js, loaded before this script runs its first draw): messages by msgid (a string,
-  // or the list of plural forms under the singular's id), its plural rule and the rules' texts.
-  const catalogs = window.devetkaCatalogs || {};
-  const catalog = catalogs[LANG] || { messages: {}, plural: "n != 1", rules: {} };
-  // The catalog's own plural rule (gettext's C expression, valid JavaScript): the index of a count's form.
-  const pluralIndex = new Function("n", `return Number(${catalog.plural});`);
-  const _ = (text) => (typeof catalog.messages[text] === "string" && catalog.messages[text]) || text;
-  function ngettext(singular, plural, n) {
-    const forms = catalog.messages[singular];
-    if (Array.isArray(forms) && forms.length) return forms[Math.min(pluralIndex(n), forms.length - 1)] || singular;
-    return n === 1 ? singular : plural;
-  }
-  const format = (template, args) => template.replace(/\{(\w+)\}/g, (all, name) => (name in args ? args[name] : all));
+  // The catalog of LANG (i18n/LANG.js, words.js): messages by msgid (a string, or the list of plural forms under the
+  // singular's id), its plural rule and the rules' texts.
+  const { LANG, catalog, _, ngettext, format } = window.devetkaWords(params);
   // A served message in the board's language: {id, args, plural?, n?}, {balls: [...]}, {join, parts} or a word.
   function say(value) {
     if (value === null || value === undefined) return "";

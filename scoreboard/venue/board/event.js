@@ -30,23 +30,8 @@
   const PAGE_S = Number(params.get("page_s")) > 0 ? Number(params.get("page_s")) : 8;
   const BROKERS = (params.get("broker") || "").split(",").filter((url) => url.trim()).length;
   const QOS = BROKERS > 1 || params.get("qos") === "0" ? 0 : 1;
-  const LANGUAGES = ["en", "hr"];
-  const LANG = (() => {
-    const tags = [params.get("lang"), ...(params.get("lang") ? [] : navigator.languages || [])];
-    return tags.map((tag) => String(tag || "").toLowerCase().split(/[-_]/)[0])
-      .find((code) => LANGUAGES.includes(code)) || "en";
-  })();
-
-  // ---- words (the catalog board.js reads too: i18n/LANG.js) ------------------------------------------------
-  const catalog = (window.devetkaCatalogs || {})[LANG] || { messages: {}, plural: "n != 1" };
-  const pluralIndex = new Function("n", `return Number(${catalog.plural});`);
-  const _ = (text) => (typeof catalog.messages[text] === "string" && catalog.messages[text]) || text;
-  function ngettext(singular, plural, n) {
-    const forms = catalog.messages[singular];
-    if (Array.isArray(forms) && forms.length) return forms[Math.min(pluralIndex(n), forms.length - 1)] || singular;
-    return n === 1 ? singular : plural;
-  }
-  const format = (template, args) => template.replace(/\{(\w+)\}/g, (all, name) => (name in args ? args[name] : all));
+  // ---- words (the catalog board.js reads too: i18n/LANG.js, words.js) -----------------------------------------
+  const { LANG, catalog, _, ngettext, format } = window.devetkaWords(params);
 
   // The tiles page: its link to the event keeps the page's own query (broker, login, language). One table full
   // screen (?table=ID, a TV beside it, and the overlay) has no link: nothing there is to be tapped.

@@ -17,15 +17,7 @@
   window.devetkaEventView = "operator";
 
   const PREFIX = params.get("prefix") || "devetka";
-  const LANG = (() => {
-    const tags = [params.get("lang"), ...(params.get("lang") ? [] : navigator.languages || [])];
-    return tags.map((tag) => String(tag || "").toLowerCase().split(/[-_]/)[0])
-      .find((code) => ["en", "hr"].includes(code)) || "en";
-  })();
-  const catalog = (window.devetkaCatalogs || {})[LANG] || { messages: {}, plural: "n != 1" };
-  const pluralIndex = new Function("n", `return Number(${catalog.plural});`);
-  const _ = (text) => (typeof catalog.messages[text] === "string" && catalog.messages[text]) || text;
-  const format = (template, args) => template.replace(/\{(\w+)\}/g, (all, name) => (name in args ? args[name] : all));
+  const { LANG, catalog, pluralIndex, _, format } = window.devetkaWords(params);
   // A served message (docs/match-log.md: {id, args, plural?, n?} or {join, parts}) in the page's language.
   function say(value) {
     if (value === null || value === undefined) return "";

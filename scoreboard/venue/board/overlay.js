@@ -19,14 +19,7 @@
   window.devetkaEventView = "overlay";
 
   const PREFIX = params.get("prefix") || "devetka";
-  const LANG = (() => {
-    const tags = [params.get("lang"), ...(params.get("lang") ? [] : navigator.languages || [])];
-    return tags.map((tag) => String(tag || "").toLowerCase().split(/[-_]/)[0])
-      .find((code) => ["en", "hr"].includes(code)) || "en";
-  })();
-  const catalog = (window.devetkaCatalogs || {})[LANG] || { messages: {} };
-  const _ = (text) => (typeof catalog.messages[text] === "string" && catalog.messages[text]) || text;
-  const format = (template, args) => template.replace(/\{(\w+)\}/g, (all, name) => (name in args ? args[name] : all));
+  const { LANG, _, format } = window.devetkaWords(params);
 
   const CONTRACT = 1; // board.js's, and scoreboard/contract/records.py's
   const ahead = (s) => Boolean(s) && typeof s.contract === "number" && s.contract > CONTRACT;

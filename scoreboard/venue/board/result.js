@@ -13,14 +13,7 @@
   if (!params.has("result")) return;
   window.devetkaEventView = "result";
 
-  const LANG = (() => {
-    const tags = [params.get("lang"), ...(params.get("lang") ? [] : navigator.languages || [])];
-    return tags.map((tag) => String(tag || "").toLowerCase().split(/[-_]/)[0])
-      .find((code) => ["en", "hr"].includes(code)) || "en";
-  })();
-  const catalog = (window.devetkaCatalogs || {})[LANG] || { messages: {} };
-  const _ = (text) => (typeof catalog.messages[text] === "string" && catalog.messages[text]) || text;
-  const format = (template, args) => template.replace(/\{(\w+)\}/g, (all, name) => (name in args ? args[name] : all));
+  const { LANG, _, format } = window.devetkaWords(params);
 
   function el(tag, cls, text) {
     const node = document.createElement(tag);
