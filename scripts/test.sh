@@ -16,10 +16,20 @@ bash scripts/setup.sh
 # A kill -9 loses nothing on tmpfs either: the kernel keeps what a killed process wrote.
 basetemp=()
 if [[ -d /dev/shm && -w /dev/shm && "$(stat -f -c %T /dev/shm)" == tmpfs ]]; then
-    shm=$(mktemp -d /dev/shm/dv.XXXXXX)
-    trap 'rm -rf "$shm" || true' EXIT
-    basetemp=(--basetemp "$shm")
+    run=$(mktemp -d /dev/shm/dv.XXXXXX)
+    basetemp=(--basetemp "$run/tmp")
+else
+    run=$(mktemp -d)
 fi
+trap 'rm -rf "$run" || true' EXIT
+
+# Every Python process of the run (the workers, and the hundreds of daemons, demos and commands the tests start)
+# shares one cache of compiled modules outside the clone, written once: with bytecode writing off (some
+# machines set PYTHONDONTWRITEBYTECODE) each of them compiled the project's modules again, and each worker
+# rewrote the test modules' asserts again.
+export PYTHONPYCACHEPREFIX="$run/pycache"
+unset PYTHONDONTWRITEBYTECODE
+.venv/bin/python -m compileall -q scoreboard hardware firmware_bridge tests >/dev/null
 
 rc=0
 .venv/bin/python -m pytest -n "${DEVETKA_TEST_WORKERS:-4}" --dist loadgroup "${basetemp[@]}" "$@" || rc=$?
