@@ -115,7 +115,7 @@ def tap_to_screen(app, window, banner, shown: list[float], flips: list[float], t
     from kivy.base import EventLoop
     from kivy.tests.common import UnitTestTouch
 
-    from scoreboard.ui.app import REPEAT_GUARD_S
+    from scoreboard.ui.touch import REPEAT_GUARD_S
 
     button = app.manager.get_screen("live").ids.rack_mode
     latencies = []

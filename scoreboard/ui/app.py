@@ -1,9 +1,9 @@
 """The Kivy app of ``devetka ui``: the screens, what a tap sends, and which screen the state calls for.
 
-Layout lives in ``kv/`` (one file per screen); this module holds the widgets
-that draw (a pool ball) and the app, which keeps the latest ``View`` and the
-API client. Every handler runs on Kivy's main thread: the client hands its
-messages over with ``Clock.schedule_once``.
+Layout lives in ``kv/`` (one file per screen); the widgets they draw with in ``widgets.py`` (text that fits in
+``fit_text.py``, the one-press guards in ``touch.py``); this module holds the screens' behaviour and the app,
+which keeps the latest ``View`` and the API client. Every handler runs on Kivy's main thread: the client hands
+its messages over with ``Clock.schedule_once``.
 
 Importing this module opens no window (no ``kivy.core.window`` import here),
 so the doctests run anywhere; ``DevetkaApp.build`` does the rest.
@@ -15,46 +15,38 @@ so the doctests run anywhere; ``DevetkaApp.build`` does the rest.
 from __future__ import annotations
 
 import logging
-import math
 import sys
 import time
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle
-from kivy.graphics.texture import Texture
+from kivy.graphics import Color, Rectangle
 from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
-    DictProperty,
     ListProperty,
     NumericProperty,
     ObjectProperty,
     StringProperty,
 )
-from kivy.uix.behaviors import ButtonBehavior
-from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.button import Button
-from kivy.uix.floatlayout import FloatLayout
-from kivy.uix.label import Label
-from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
+from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
 from scoreboard.adapters.local_api.client import ApiClient
 from scoreboard.core.messages import from_json, render
 from scoreboard.i18n.catalog import LANGUAGES
+
+# Imported for what the kv rules name: a widget class registers with Kivy's Factory as it is defined.
+from scoreboard.ui import fit_text, touch, widgets  # noqa: F401
 from scoreboard.ui.client import kivy_deliver
 from scoreboard.ui.language import LAST_LANGUAGE_FILE, LastLanguage, tr
 from scoreboard.ui.night import board_note, chosen_row, code_note, night_rows, unfinished
 from scoreboard.ui.qr import modules, result_code
 from scoreboard.ui.sound import Cues, Speaker
 from scoreboard.ui.viewmodel import (
-    N_,
-    Player,
     View,
     match_start,
     next_profile,
@@ -67,6 +59,7 @@ from scoreboard.ui.viewmodel import (
     stats_text,
     view,
 )
+from scoreboard.ui.widgets import DevetkaScreen, fill_balls, hex_rgba
 
 KV_DIR = Path(__file__).with_name("kv")
 #: The design size: the official 7" Pi touchscreen. Everything scales with the window from it.
@@ -79,20 +72,6 @@ SCREEN_OF = {"fouls": "fouls", "pick": "picker", "more": "more", "new_match": "s
 #: The screens where a ruling is put right (a foul called, a ball named, an undo): the shot clock stands still
 #: while one is open (``clock_pause``; the daemon lapses a pause a screen never ends, docs/rules.md).
 CORRECTING = frozenset({"fouls", "picker", "undo", "take_back"})
-#: One press is one action: a touch that begins this soon after a tap changed the screen is not delivered to the
-#: new screen (a double tap must not land on what appears under the finger) ...
-SCREEN_CHANGE_GUARD_S = 0.3
-#: ... a screen change this soon after a finger left the glass counts as made by that tap ...
-TAP_CAUSE_S = 1.0
-#: ... and a button presses again only once released, and this long after its release.
-REPEAT_GUARD_S = 0.15
-
-
-def touch_time() -> float:
-    """Now on the clock touches are stamped on (``touch.time_start``): Kivy's ``time.time()``, or the running app's
-    ``touch_clock`` (a test's, which skips the guards' waits instead of waiting them out)."""
-    return getattr(App.get_running_app(), "touch_clock", time.time)()
-
 
 #: How often the shot clock's face is drawn again from the served deadline.
 CLOCK_TICK_S = 0.1
@@ -100,306 +79,6 @@ CLOCK_TICK_S = 0.1
 #: drawn at once would show only the button let go, and the answer one frame later (on llvmpipe under load a
 #: frame is 40-160 ms). An answer later than this is shown when it comes, as before.
 ANSWER_WAIT_S = 0.05
-#: The on-screen keyboard's keys that are words (kv/keyboard.kv says them in the screen's language), and the
-#: PIN keypad's.
-KEY_WORDS = (N_("Shift"), N_("Delete"), N_("Space"), N_("Done"), N_("Clear"))
-#: The language buttons' words: each language named in itself ("Language" in English, "Jezik" in Croatian), so
-#: a player who reads only one of them finds it.
-LANGUAGE_BUTTON = {"en": "Language: English", "hr": "Jezik: hrvatski"}
-
-
-def hex_rgba(colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
-    """``#rrggbb`` as Kivy's RGBA floats.
-
-    >>> hex_rgba("#ff8000")
-    (1.0, 0.5019607843137255, 0.0, 1.0)
-    """
-    return int(colour[1:3], 16) / 255, int(colour[3:5], 16) / 255, int(colour[5:7], 16) / 255, alpha
-
-
-class BallView(Widget):
-    """A pool ball drawn in its colour (a stripe for 9-15), its number on a white disc, a ring if it is on.
-
-    Its kv rule sizes it by the running app, so without one (a doctest in a process whose tests loaded the kv
-    files) it is made without the rules:
-
-    >>> BallView(number=9, colour="#f5c518", striped=True, **{"__no_builder": True}).number
-    9
-    """
-
-    number = NumericProperty(0)
-    colour = StringProperty("#f4f4f0")
-    striped = BooleanProperty(False)
-    on = BooleanProperty(False)
-
-    def __init__(self, **kwargs: Any) -> None:
-        self._label = Label(bold=True, color=(0, 0, 0, 1), halign="center", valign="middle")
-        super().__init__(**kwargs)
-        self.add_widget(self._label)
-        self.bind(pos=self._draw, size=self._draw, number=self._draw, colour=self._draw, striped=self._draw,
-                  on=self._draw)
-        self._draw()
-
-    def _draw(self, *_args: Any) -> None:
-        diameter = min(self.width, self.height)
-        ring = diameter * 0.06
-        ball = diameter - 2 * ring
-        cx, cy = self.center
-        radius = ball / 2
-        self.canvas.before.clear()
-        with self.canvas.before:
-            if self.on:
-                Color(*hex_rgba("#ffffff"))
-                Line(circle=(cx, cy, radius + ring / 2), width=max(1.5, ring * 0.45))
-            if self.striped:
-                Color(*hex_rgba("#f4f4f0"))
-                Ellipse(pos=(cx - radius, cy - radius), size=(ball, ball))
-                Color(*hex_rgba(self.colour))
-                _band(cx, cy, radius)
-            else:
-                Color(*hex_rgba(self.colour))
-                Ellipse(pos=(cx - radius, cy - radius), size=(ball, ball))
-            Color(*hex_rgba("#9aa0a6"))  # an edge, so the 8 shows on the dark background
-            Line(circle=(cx, cy, radius), width=max(1.0, diameter * 0.015))
-            if self.number:  # a large disc: the 1 and the 9 are both yellow, the number tells them apart
-                disc = ball * 0.74
-                Color(*hex_rgba("#ffffff"))
-                Ellipse(pos=(cx - disc / 2, cy - disc / 2), size=(disc, disc))
-        self._label.text = str(self.number) if self.number else ""
-        self._label.font_size = ball * 0.67
-        self._label.center = self.center
-        self._label.size = (ball, ball)
-        self._label.text_size = (ball, ball)
-
-
-class QrView(Widget):
-    """A QR code (``scoreboard.ui.qr``: rows of modules, True dark), a whole number of pixels to a module and
-    unsmoothed, so every module is as sharp on the glass as a phone's camera needs; nothing drawn without rows."""
-
-    rows = ObjectProperty(())
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.bind(pos=self._draw, size=self._draw, rows=self._draw)
-
-    def _draw(self, *_args: Any) -> None:
-        self.canvas.clear()
-        count = len(self.rows)
-        pixels = int(min(self.width, self.height) // count) if count else 0
-        if not pixels:
-            return
-        texture = Texture.create(size=(count, count), colorfmt="rgba")
-        dark, light = b"\x00\x00\x00\xff", b"\xff\xff\xff\xff"
-        texture.blit_buffer(b"".join(dark if module else light for row in reversed(self.rows) for module in row),
-                            colorfmt="rgba", bufferfmt="ubyte")  # a texture's first row is the bottom one
-        texture.mag_filter = texture.min_filter = "nearest"
-        side = count * pixels
-        with self.canvas:
-            Color(1, 1, 1, 1)
-            Rectangle(texture=texture, size=(side, side),
-                      pos=(round(self.center_x - side / 2), round(self.center_y - side / 2)))
-
-
-class FitText:
-    """Text that is never cut: it wraps to the widget's width and shrinks from ``max_font`` until every line fits
-    (and no word is broken across two lines).
-
-    Layout says how large text may be (``max_font``, in the kv files); this makes it as large as fits, so a
-    20-character name or a longer sentence in another language is smaller rather than clipped.
-    """
-
-    max_font = NumericProperty(28)
-    min_font = NumericProperty(9)
-    fit_padding = NumericProperty(4)
-    """Room left on each side, in window pixels."""
-    whole = StringProperty(None, allownone=True)
-    """Set instead of ``text`` where a text may be cut short rather than set smaller than ``min_font``: ``text``
-    is then ``whole``, or as many of its words as fit at ``min_font`` and "…" (the ruling: "Why?" has it whole)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        self._fitting = False
-        super().__init__(**kwargs)
-        self.bind(text=self._fit, size=self._fit, max_font=self._fit, min_font=self._fit, bold=self._fit,
-                  fit_padding=self._fit, whole=self._fit)
-        self._fit()
-
-    def _fit(self, *_args: Any) -> None:
-        if self._fitting:
-            return
-        self._fitting = True
-        try:
-            if self.whole is not None:
-                self.text = self.whole
-            if not self._fit_size() and self.whole:
-                self.text = self._cut_short()
-                self._fit_size()
-        finally:
-            self._fitting = False
-
-    def _fit_size(self) -> bool:
-        """The largest size from ``max_font`` down to ``min_font`` at which the text fits: whether one did."""
-        width, height = self.width - 2 * self.fit_padding, self.height
-        if width < 4 or height < 4 or not self.text:
-            self.font_size = self.max_font
-            return True
-        self.text_size = (width, None)
-        key = self._fit_key(width, height)
-        known = _FITTED.get(key)
-        if known is not None:  # laid out before with everything that decides it the same: the same size fits
-            _FITTED.move_to_end(key)
-            self.font_size, fitted = known
-            return fitted
-        size = self.max_font
-        while True:
-            fitted = self._fits(size)
-            if fitted or size <= self.min_font:
-                break
-            size = max(self.min_font, size * 0.92)
-        _FITTED[key] = (size, fitted)
-        if len(_FITTED) > FIT_MEMORY:
-            _FITTED.popitem(last=False)
-        return fitted
-
-    def _fit_key(self, width: float, height: float) -> tuple:
-        """Everything the fitted size follows from: the room, the bounds, and every property of the label that
-        Kivy lays its text out by (``Label._font_properties``, less the two the fit sets)."""
-        font = tuple(_hashable(getattr(self, name)) for name in Label._font_properties
-                     if name not in ("font_size", "text_size"))
-        return (width, height, self.max_font, self.min_font, self.disabled, *font)
-
-    def _fits(self, size: float) -> bool:
-        self.font_size = size
-        self.texture_update()
-        fits = self.texture_size[0] <= self.width - 2 * self.fit_padding + 1 and self.texture_size[1] <= self.height
-        return fits and _laid_out_words(self._label) == self.text.split()  # no word broken across lines
-
-    def _cut_short(self) -> str:
-        """``whole``'s most words that fit at ``min_font`` with "…" after them (at least the first word)."""
-        words = self.whole.split(" ")
-        shown, most = 1, len(words) - 1
-        while shown < most:  # the words shown fit; more than ``most`` do not
-            middle = (shown + most + 1) // 2
-            self.text = _shortened(words, middle)
-            if self._fits(self.min_font):
-                shown = middle
-            else:
-                most = middle - 1
-        return _shortened(words, shown)
-
-
-#: How many fitted sizes are remembered (the least recently used go first): a screen built or laid out again at a
-#: size seen before (the next rack, the same screen opened again, a test's fresh app) finds its texts' sizes here
-#: instead of rendering each text at every size it tries on the way down.
-FIT_MEMORY = 4096
-_FITTED: OrderedDict[tuple, tuple[float, bool]] = OrderedDict()
-"""Fit key -> the size fitted, and whether the text fit at it (else it is ``min_font`` and may be cut short)."""
-
-
-def _hashable(value: Any) -> Any:
-    """A label property as part of a key: lists (colours, padding) as tuples, a dict (``ellipsis_options``) as its
-    sorted items."""
-    if isinstance(value, dict):
-        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
-    if isinstance(value, list | tuple):
-        return tuple(_hashable(v) for v in value)
-    return value
-
-
-def _shortened(words: list[str], count: int) -> str:
-    """The first ``count`` words and "…", the last word's trailing punctuation dropped, and a bracket left open
-    dropped with what follows it.
-
-    >>> _shortened(["Ana", "fouled.", "Ben", "has", "ball", "in", "hand."], 2)
-    'Ana fouled…'
-    >>> _shortened("Taken back: the end of the shot (the table came to rest).".split(), 8)
-    'Taken back: the end of the shot…'
-    """
-    text = " ".join(words[:count])
-    if text.count("(") > text.count(")") and text.rindex("(") > 0:
-        text = text[:text.rindex("(")]
-    return text.rstrip(",.;: ") + "…"
-
-
-def _laid_out_words(label: Any) -> list[str]:
-    """The words as the label laid them out: a word broken across two lines comes back as two. (Counting lines
-    against words missed that where the text has a line break of its own: "Extension\n+25 s" in three lines.)"""
-    return " ".join(word.text for line in label._cached_lines for word in line.words).split()
-
-
-class FitLabel(FitText, Label):
-    """A label whose text always fits (``FitText``)."""
-
-
-class OnePress:
-    """A button pressed once per finger: not again while a finger is on it, nor within ``REPEAT_GUARD_S`` of
-    its release (a double click on the PIN keypad types one digit)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        self.released_at = 0.0
-        self._finger = None
-        super().__init__(**kwargs)
-
-    def on_touch_down(self, touch: Any) -> bool:
-        if self.collide_point(*touch.pos) and not self.disabled:
-            if self._finger is not None or touch.time_start - self.released_at < REPEAT_GUARD_S:
-                return True  # swallowed: the same press again
-            handled = super().on_touch_down(touch)
-            if handled:
-                self._finger = touch.uid
-            return handled
-        return super().on_touch_down(touch)
-
-    def on_touch_up(self, touch: Any) -> bool:
-        if touch.uid == self._finger:
-            self._finger = None
-            self.released_at = touch_time()
-        return super().on_touch_up(touch)
-
-
-class FitButton(OnePress, FitText, Button):
-    """The screens' button: pressed once per finger (``OnePress``), its words always fitting (``FitText``)."""
-
-
-class TapLabel(OnePress, ButtonBehavior, FitLabel):
-    """Words a finger may tap, drawn as a label: the ruling, whose tap opens "Why?"."""
-
-
-class GuardedRoot(FloatLayout):
-    """The window's root: drops a touch that begins within ``SCREEN_CHANGE_GUARD_S`` of a screen change made by
-    a tap (the second click of a double click, which would land on the new screen), with its moves and release.
-
-    A screen changed by the table (a sensor's input) is not guarded: nobody's finger caused it.
-    """
-
-    def __init__(self, **kwargs: Any) -> None:
-        self.released_at = 0.0
-        self.guard_until = 0.0
-        """Touches beginning before this (``touch_time``) are not delivered."""
-        self._dropped: set = set()
-        super().__init__(**kwargs)
-
-    def screen_changed(self) -> None:
-        now = touch_time()
-        if now - self.released_at < TAP_CAUSE_S:
-            self.guard_until = now + SCREEN_CHANGE_GUARD_S
-
-    def on_touch_down(self, touch: Any) -> bool:
-        if touch.time_start < self.guard_until:
-            self._dropped.add(touch.uid)
-            return True
-        return super().on_touch_down(touch)
-
-    def on_touch_move(self, touch: Any) -> bool:
-        if touch.uid in self._dropped:
-            return True
-        return super().on_touch_move(touch)
-
-    def on_touch_up(self, touch: Any) -> bool:
-        if touch.uid in self._dropped:
-            self._dropped.discard(touch.uid)
-            return True
-        self.released_at = touch_time()  # before the handlers run: a screen they open is this tap's doing
-        return super().on_touch_up(touch)
 
 
 class _NoCutBuffer(logging.Filter):
@@ -423,84 +102,25 @@ def load_clipboard_quietly() -> None:
         Logger.removeFilter(quiet)
 
 
-def _band(cx: float, cy: float, radius: float) -> Mesh:
-    """The stripe: the part of the circle between -r/2 and r/2 in height, as a triangle fan."""
-    points: list[tuple[float, float]] = []
-    for start, end in ((-30, 30), (150, 210)):
-        for step in range(13):
-            angle = math.radians(start + (end - start) * step / 12)
-            points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
-    vertices: list[float] = [cx, cy, 0, 0]
-    for x, y in [*points, points[0]]:
-        vertices += [x, y, 0, 0]
-    return Mesh(vertices=vertices, indices=list(range(len(vertices) // 4)), mode="triangle_fan")
-
-
-class BallButton(OnePress, ButtonBehavior, BallView):
-    """A ball to tap (the ball picker, a ball off the table); ``request`` is what the tap sends.
-
-    Its kv rule (BallView's) sizes it by the running app, so without one it is made without the rules:
-
-    >>> BallButton(number=3, request={"type": "identify", "ball": 3}, **{"__no_builder": True}).request["ball"]
-    3
-    """
-
-    request = DictProperty()
-
-
-class PlayerPanel(BoxLayout):
-    """One player's name and racks won; the shooter's panel lights up.
-
-    Its kv rule sizes it by the running app, so without one it is made without the rules (as ``BallView``):
-
-    >>> PlayerPanel(index=1, **{"__no_builder": True}).side.name
-    ''
-    """
-
-    index = NumericProperty(0)
-    side = ObjectProperty(Player("", "", False, 0), rebind=True)
-
-
-class CallPanel(BoxLayout):
-    """The director's call over the screen (kv/root.kv): a touch on it is its own, never the screen's under it."""
-
-    def on_touch_down(self, touch: Any) -> bool:
-        if self.opacity and self.collide_point(*touch.pos):
-            super().on_touch_down(touch)
-            return True
-        return False
-
-
-class DevetkaScreen(Screen):
-    """A screen of the app; the ones with widgets made from the state redraw them in ``show``.
-
-    >>> DevetkaScreen(name="more").name
-    'more'
-    """
-
-    def show(self, current: View) -> None:
-        """Redraw what depends on the state (the balls); labels bind to ``app.view`` in the kv files."""
-
-
 class LiveScreen(DevetkaScreen):
     """The live scoreboard: players, the shooter, the balls, the ruling, the buttons of play."""
 
     def show(self, current: View) -> None:
-        _fill_balls(self.ids.balls, [(b, None) for b in current.balls])
+        fill_balls(self.ids.balls, [(b, None) for b in current.balls])
 
 
 class ChoiceScreen(DevetkaScreen):
     """After a push out (5.6): the opponent's two big choices, with the score and the balls still in sight."""
 
     def show(self, current: View) -> None:
-        _fill_balls(self.ids.balls, [(b, None) for b in current.balls])
+        fill_balls(self.ids.balls, [(b, None) for b in current.balls])
 
 
 class FoulsScreen(DevetkaScreen):
     """The foul menu: a reason per button; a ball off the table by tapping the ball."""
 
     def show(self, current: View) -> None:
-        _fill_balls(self.ids.off_table, [(b, button.request if button.enabled else None)
+        fill_balls(self.ids.off_table, [(b, button.request if button.enabled else None)
                                          for b, button in current.off_table])
 
 
@@ -509,7 +129,7 @@ class PickerScreen(DevetkaScreen):
 
     def show(self, current: View) -> None:
         picker = current.picker
-        _fill_balls(self.ids.candidates, [(b, {"type": "identify", "ball": b.number})
+        fill_balls(self.ids.candidates, [(b, {"type": "identify", "ball": b.number})
                                           for b in (picker.candidates if picker is not None else ())])
 
 
@@ -940,20 +560,6 @@ def _number(text: str) -> Any:
     except ValueError:
         return text
 
-
-def _fill_balls(box: Widget, balls: list[tuple[Any, dict | None]]) -> None:
-    """Put these balls in ``box`` (buttons where a request is given), reusing what is there when unchanged."""
-    wanted = [(b.number, b.on, request) for b, request in balls]
-    if getattr(box, "_shown", None) == wanted:
-        return
-    box._shown = wanted
-    box.clear_widgets()
-    for b, request in balls:
-        if request is None:
-            box.add_widget(BallView(number=b.number, colour=b.colour, striped=b.striped, on=b.on))
-        else:
-            box.add_widget(BallButton(number=b.number, colour=b.colour, striped=b.striped, on=b.on,
-                                      request=request, on_release=lambda w: App.get_running_app().send(w.request)))
 
 
 class DevetkaApp(App):

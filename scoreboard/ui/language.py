@@ -30,9 +30,17 @@ from kivy.event import Observable
 
 from scoreboard.core.messages import Catalog
 from scoreboard.i18n.catalog import LANGUAGES, catalog, language_code
+from scoreboard.ui.viewmodel import N_
 
 #: The file in the touchscreen's folder (Kivy's home: /var/lib/devetka-ui on the Pi) with the language last served.
 LAST_LANGUAGE_FILE = "last-language"
+
+#: The language buttons' words (the setup and settings screens'): each language named in itself
+#: ("Language" in English, "Jezik" in Croatian), so a player who reads only one of them finds it.
+LANGUAGE_BUTTON = {"en": "Language: English", "hr": "Jezik: hrvatski"}
+#: The on-screen keyboard's keys that are words (kv/keyboard.kv says them in the screen's language), and the
+#: PIN keypad's.
+KEY_WORDS = (N_("Shift"), N_("Delete"), N_("Space"), N_("Done"), N_("Clear"))
 
 log = logging.getLogger("devetka.ui")
 

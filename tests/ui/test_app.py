@@ -899,7 +899,7 @@ def test_a_text_fitted_before_gets_the_size_it_fitted_at_and_one_laid_out_differ
     text out by gets the size found before, drawn whole; a bold one (wider letters) is fitted on its own."""
     from kivy.base import EventLoop
 
-    from scoreboard.ui.app import FitLabel
+    from scoreboard.ui.fit_text import FitLabel
 
     text = f"Zvonimir Ćosić-Šarić to shoot: ball in hand behind the head string ({time.monotonic_ns()})"
     box = {"size_hint": (None, None), "size": (300, 90), "max_font": 40}

@@ -78,7 +78,7 @@ def inked_rows(png: Path, widget, ink: str, paper: str) -> int:
     drawn (round letters, C and U, overshoot it by about a pixel a side)."""
     from PIL import Image
 
-    from scoreboard.ui.app import hex_rgba
+    from scoreboard.ui.widgets import hex_rgba
 
     ink_rgb, paper_rgb = ([round(c * 255) for c in hex_rgba(colour)[:3]] for colour in (ink, paper))
     half = math.dist(ink_rgb, paper_rgb) / 2

@@ -104,7 +104,7 @@ class Touchscreen:
         """Touch down and up at the widget's centre, a frame apart, as a finger does: as a player would, after
         the screen's one-press guards (``SCREEN_CHANGE_GUARD_S`` after a tap changed the screen,
         ``REPEAT_GUARD_S`` after this button's last release) have let go: the pause is skipped on the touch clock."""
-        from scoreboard.ui.app import REPEAT_GUARD_S
+        from scoreboard.ui.touch import REPEAT_GUARD_S
 
         self.frames()
         assert self.visible(widget), f"cannot tap {widget!r}: it is not on the screen ({self.describe()})"
