@@ -36,6 +36,7 @@ BOARD_DIR = PACKAGE / "venue" / "board" / "i18n"
 KEYWORDS = {**DEFAULT_KEYWORDS, "msg": None, "msg_n": (1, 2)}
 METHODS = [
     ("ui/kv/*.kv", "scoreboard.i18n.kv:extract"),
+    ("ui/screens/*.kv", "scoreboard.i18n.kv:extract"),
     ("venue/board/*.js", "javascript"),
     ("**.py", "python"),
 ]

@@ -1,9 +1,10 @@
-"""The Kivy app of ``devetka ui``: the screens, what a tap sends, and which screen the state calls for.
+"""The Kivy app of ``devetka ui``: it keeps the latest state's ``View`` and the API client, shows the screen the
+state calls for, and sends what a tap asks.
 
-Layout lives in ``kv/`` (one file per screen); the widgets they draw with in ``widgets.py`` (text that fits in
-``fit_text.py``, the one-press guards in ``touch.py``); this module holds the screens' behaviour and the app,
-which keeps the latest ``View`` and the API client. Every handler runs on Kivy's main thread: the client hands
-its messages over with ``Clock.schedule_once``.
+The screens live in ``screens/``, one room each (``NAME.kv``, and ``NAME.py`` where the screen has behaviour of
+its own); the widgets they draw with in ``widgets.py`` (text that fits in ``fit_text.py``, the one-press guards in
+``touch.py``); the shared looks, the on-screen keyboard and the window's root in ``kv/``. Every handler runs on
+Kivy's main thread: the client hands its messages over with ``Clock.schedule_once``.
 
 Importing this module opens no window (no ``kivy.core.window`` import here),
 so the doctests run anywhere; ``DevetkaApp.build`` does the rest.
@@ -25,43 +26,25 @@ from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.graphics import Color, Rectangle
 from kivy.lang import Builder
-from kivy.properties import (
-    BooleanProperty,
-    ListProperty,
-    NumericProperty,
-    ObjectProperty,
-    StringProperty,
-)
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
 from scoreboard.adapters.local_api.client import ApiClient
 from scoreboard.core.messages import from_json, render
-from scoreboard.i18n.catalog import LANGUAGES
 
-# Imported for what the kv rules name: a widget class registers with Kivy's Factory as it is defined.
+# The widget modules and the screens' are imported for the classes the kv rules name (a widget class registers
+# with Kivy's Factory as it is defined), not for a name used here.
 from scoreboard.ui import fit_text, touch, widgets  # noqa: F401
 from scoreboard.ui.client import kivy_deliver
 from scoreboard.ui.language import LAST_LANGUAGE_FILE, LastLanguage, tr
-from scoreboard.ui.night import board_note, chosen_row, code_note, night_rows, unfinished
-from scoreboard.ui.qr import modules, result_code
+from scoreboard.ui.screens import choice, fouls, live, picker, results, settings, setup, why  # noqa: F401
 from scoreboard.ui.sound import Cues, Speaker
-from scoreboard.ui.viewmodel import (
-    View,
-    match_start,
-    next_profile,
-    next_screen,
-    profile_choices,
-    profile_fixes,
-    profile_scores_points,
-    rematch_rules,
-    setup_request,
-    stats_text,
-    view,
-)
-from scoreboard.ui.widgets import DevetkaScreen, fill_balls, hex_rgba
+from scoreboard.ui.viewmodel import View, match_start, next_screen, rematch_rules, stats_text, view
+from scoreboard.ui.widgets import hex_rgba
 
 KV_DIR = Path(__file__).with_name("kv")
+SCREENS_DIR = Path(__file__).with_name("screens")
 #: The design size: the official 7" Pi touchscreen. Everything scales with the window from it.
 BASE_SIZE = (800, 480)
 MESSAGE_SECONDS = 8.0
@@ -100,466 +83,6 @@ def load_clipboard_quietly() -> None:
         import kivy.core.clipboard  # noqa: F401
     finally:
         Logger.removeFilter(quiet)
-
-
-class LiveScreen(DevetkaScreen):
-    """The live scoreboard: players, the shooter, the balls, the ruling, the buttons of play."""
-
-    def show(self, current: View) -> None:
-        fill_balls(self.ids.balls, [(b, None) for b in current.balls])
-
-
-class ChoiceScreen(DevetkaScreen):
-    """After a push out (5.6): the opponent's two big choices, with the score and the balls still in sight."""
-
-    def show(self, current: View) -> None:
-        fill_balls(self.ids.balls, [(b, None) for b in current.balls])
-
-
-class FoulsScreen(DevetkaScreen):
-    """The foul menu: a reason per button; a ball off the table by tapping the ball."""
-
-    def show(self, current: View) -> None:
-        fill_balls(self.ids.off_table, [(b, button.request if button.enabled else None)
-                                         for b, button in current.off_table])
-
-
-class PickerScreen(DevetkaScreen):
-    """The ball picker for a ball that dropped unseen: a tap sends ``identify``."""
-
-    def show(self, current: View) -> None:
-        picker = current.picker
-        fill_balls(self.ids.candidates, [(b, {"type": "identify", "ball": b.number})
-                                          for b in (picker.candidates if picker is not None else ())])
-
-
-EVENT = -1
-"""The results screen's entry for the night's event (``[venue] url``), not a match of this table."""
-
-
-class ResultsScreen(DevetkaScreen):
-    """Tonight's matches at this table, the latest first, and the QR code of one's result for a phone: both asked
-    of the daemon (``{"cmd": "results"}``, ``{"cmd": "result", "match": ID}``); a tap on a match shows its code.
-    With the venue board's address in the config (``[venue] url``) the list begins with the night's event, whose
-    code opens the board's ``?event`` view on a phone (issue 32). Where the daemon serves a match's page on the
-    venue's board (``board``: ``[venue] url`` in its config) a button switches the code between that page's address
-    and the JSON result (issue 33)."""
-
-    selected = NumericProperty(0)
-    """The match whose code is shown (or asked for); 0: none."""
-    note = StringProperty("")
-    """What the code holds, or why there is none."""
-    board = StringProperty("")
-    """The chosen match's page on the venue's board, as the daemon serves it; empty: none served."""
-    showing_board = BooleanProperty(False)
-    """The code holds the match's page on the venue's board (else its JSON result): kept from match to match."""
-    served: dict[str, Any] | None = None
-    """The daemon's answer for the chosen match (its ``result``, ``compact`` and ``board``)."""
-
-    def on_pre_enter(self, *_args: Any) -> None:
-        self.selected = 0
-        self._fill(())
-        self.note = tr._("Asking the referee for tonight's results…")
-        App.get_running_app().send({"cmd": "results"})
-
-    def answered(self, answer: dict) -> None:
-        """The daemon's answer to a ``results`` or ``result`` request sent from here."""
-        request, state = answer.get("request") or {}, answer.get("state") or {}
-        if not answer.get("ok"):
-            if request.get("cmd") == "results" or request.get("match") == self.selected:
-                self.note = App.get_running_app().words_of(answer)
-            return
-        if request.get("cmd") == "results":
-            rows = night_rows(state.get("results"), language=tr.language)
-            self._fill(rows)
-            first = chosen_row(rows, state.get("match_id"))
-            if first is not None:
-                self.pick(first)
-            elif self._event_url() is not None:
-                self.pick(EVENT)
-            else:
-                self.note = tr._("No match was played at this table tonight.")
-        elif state.get("match") == self.selected:  # else a later tap asked for another match's code
-            self.served = state
-            self.board = state.get("board") or ""
-            self._draw_code()
-
-    def switch(self) -> None:
-        """The button beside Back: the code of the match's page on the venue's board, or of its JSON result."""
-        self.showing_board = not self.showing_board
-        self._draw_code()
-
-    def _draw_code(self) -> None:
-        state = self.served
-        if state is None or state.get("match") != self.selected:
-            return
-        if self.showing_board and self.board:
-            rows = modules(self.board)
-            self.ids.code.rows = rows or ()
-            self.note = board_note(self.selected, rows is not None, tr.language)
-            return
-        code = result_code(state["result"], state["compact"])
-        self.ids.code.rows = code.rows
-        self.note = code_note(self.selected, code, tr.language)
-
-    def _event_url(self) -> str | None:
-        return App.get_running_app().table_config.venue.event_url
-
-    def pick(self, match: int) -> None:
-        """Show this match's code: asked of the daemon, drawn when it answers (the night's event's at once)."""
-        self.selected = match
-        self.ids.code.rows = ()
-        self.served, self.board = None, ""
-        url = self._event_url()
-        if match == EVENT and url is not None:
-            self.ids.code.rows = result_code(url, url).rows
-            self.note = tr._("The night's event on your phone: {url}").format(url=url)
-            return
-        self.note = tr._("Asking the referee for match {match}'s result…").format(match=match)
-        App.get_running_app().send({"cmd": "result", "match": match})
-
-    def _fill(self, rows: tuple) -> None:
-        box = self.ids.matches
-        box.clear_widgets()
-        if self._event_url() is not None:
-            event = Factory.NightButton(text=tr._("The night's event\n(bracket, your next match)"),
-                                        on_release=lambda tapped: self.pick(EVENT))
-            event.match = EVENT
-            box.add_widget(event)
-        for row in rows:
-            button = Factory.NightButton(text=row.text, on_release=lambda tapped: self.pick(tapped.match))
-            button.match = row.match  # a property of the kv rule: not known to the constructor
-            box.add_widget(button)
-
-
-class WhyScreen(DevetkaScreen):
-    """"Why?": the rules the last ruling cites (``View.why_text``), opened by a tap on the ruling."""
-
-    def on_pre_enter(self, *_args: Any) -> None:
-        self.ids.scroll.scroll_y = 1
-
-
-class SetupScreen(DevetkaScreen):
-    """A new match: names, race per player, who breaks, the rule options; filled from the match on now."""
-
-    name0 = StringProperty("")
-    name1 = StringProperty("")
-    breaker = NumericProperty(0)
-    alternate = BooleanProperty(False)
-    rails_sensed = BooleanProperty(False)
-    strike_sensed = BooleanProperty(False)
-    """The table's sensed switches as the daemon serves them (``state["sensed"]``): the venue's, shown, not set."""
-    three_foul_rule = BooleanProperty(True)
-    profile = StringProperty("")
-    """The rule profile picked (``state["profiles"]``), or "" for the screen's own options."""
-    fixed = ListProperty()
-    """The options the picked profile (or a locked venue) fixes (``state["profile_fixes"]``): their switches are
-    shown, not the players' to set."""
-    points = BooleanProperty(False)
-    """The profile plays for APA points: the steppers are the skill levels, not the race."""
-
-    language = StringProperty("")
-    """The language chosen for this match on the language button ("": the table's, as the daemon serves it)."""
-    known = ListProperty()
-    """Names that played at this table, most recent first (the daemon's ``names``): a tap fills a field."""
-    target = StringProperty("name0")
-    """The name field a tapped known name goes into: the one last touched, else player 1's."""
-
-    resumable = NumericProperty(0)
-    """Tonight's latest match left unfinished at this table (not the one on it now), to offer to resume; 0: none."""
-    resume_text = StringProperty("")
-
-    def on_kv_post(self, *_args: Any) -> None:
-        self._resume_button = self.ids.resume.__self__  # the widget, not kv's weak proxy: it is out of the row at times
-        self.bind(resume_text=self._place_resume)
-        self._place_resume()
-
-    def _place_resume(self, *_args: Any) -> None:
-        """The resume button stands between Back and Start while there is a match to resume, and is out of the row
-        (no gap left) while there is none."""
-        row, button = self.ids.bottom, self._resume_button
-        if self.resume_text and button.parent is None:
-            row.add_widget(button, index=1)
-        elif not self.resume_text and button.parent is not None:
-            row.remove_widget(button)
-
-    def on_pre_enter(self, *_args: Any) -> None:
-        app = App.get_running_app()
-        self.resumable, self.resume_text = 0, ""
-        app.send({"cmd": "names"})
-        app.send({"cmd": "results"})  # answered to offer_resume: tonight's unfinished match, if any
-        self.target = "name0"
-        self.language = ""
-        defaults = app.setup_defaults()
-        self.ids.name0.text, self.ids.name1.text = defaults["players"]
-        self.ids.race0.value, self.ids.race1.value = defaults["race"]
-        self.breaker = defaults["breaker"]
-        rules = defaults["rules"]
-        self.alternate = rules.get("break") == "alternate"
-        self.three_foul_rule = rules.get("three_foul_rule", True)
-        state = app.state or {}
-        sensed = state.get("sensed") or {}
-        self.rails_sensed = bool(sensed.get("rails_sensed"))
-        self.strike_sensed = bool(sensed.get("strike_sensed"))
-        choices = profile_choices(state)
-        # the profile of the match on now (or the config's), else the screen's own options (unless locked)
-        self.profile = rules.get("profile") if rules.get("profile") in choices else choices[-1]
-        self.points = profile_scores_points(state, self.profile)
-        self._show_profile(state)
-        if self.points:
-            self._skill_levels()
-
-    def next_profile(self) -> None:
-        """The "Rules" button: the next profile the daemon offers; for APA points the steppers become the
-        skill levels (the match on now's, else the config's, else 3 each), and back to the race."""
-        app = App.get_running_app()
-        was = self.points
-        self.profile = next_profile(app.state, self.profile)
-        self.points = profile_scores_points(app.state, self.profile)
-        self._show_profile(app.state)
-        if self.points and not was:
-            self._skill_levels()
-        elif was and not self.points:
-            self.ids.race0.value, self.ids.race1.value = app.setup_defaults()["race"]
-
-    def _show_profile(self, state: dict[str, Any] | None) -> None:
-        """The break and three-foul switches show the picked profile's values (and are off where it fixes them)."""
-        self.fixed = profile_fixes(state, self.profile)
-        served = ((state or {}).get("profiles") or {}).get(self.profile)
-        if served is not None:
-            self.alternate = served.get("break") == "alternate"
-            self.three_foul_rule = bool(served.get("three_foul_rule", True))
-
-    def _skill_levels(self) -> None:
-        app = App.get_running_app()
-        skill = (app.state or {}).get("apa_skill") or app.table_config.match.apa_skill or (3, 3)
-        self.ids.race0.value, self.ids.race1.value = skill
-
-    def next_language(self) -> None:
-        """The language button: the next language for this match; the screen speaks it at once."""
-        shown = self.language or tr.language
-        self.language = LANGUAGES[(LANGUAGES.index(shown) + 1) % len(LANGUAGES)] if shown in LANGUAGES else "en"
-        App.get_running_app().speak(self.language)
-
-    def on_leave(self, *_args: Any) -> None:
-        App.get_running_app().speak(None)  # back to the language the daemon serves
-
-    def fill(self, name: str) -> None:
-        """A known name into the target field (no more typing there: the keyboard goes); the next one goes into
-        the other field."""
-        App.get_running_app().type_into(None)
-        self.ids[self.target].text = name
-        self.target = "name1" if self.target == "name0" else "name0"
-
-    def start(self) -> None:
-        rules = {"break": "alternate" if self.alternate else "winner", "three_foul_rule": self.three_foul_rule}
-        app = App.get_running_app()
-        app.leaving(setup_request(app.state, self.profile, (self.ids.name0.text, self.ids.name1.text),
-                                  (int(self.ids.race0.value), int(self.ids.race1.value)), self.breaker, rules,
-                                  self.language or None))
-
-    def offer_resume(self, answer: dict) -> None:
-        """The daemon's tonight's results: offer the latest match left unfinished here, if there is one."""
-        if not answer.get("ok"):
-            return
-        state = answer.get("state") or {}
-        row = unfinished(state.get("results"), state.get("match_id"), language=tr.language)
-        self.resumable, self.resume_text = (row.match, row.text) if row is not None else (0, "")
-
-    def resume(self) -> None:
-        if self.resumable:
-            App.get_running_app().leaving({"cmd": "resume", "match": self.resumable})
-
-
-class SettingsScreen(DevetkaScreen):
-    """The table's settings, shown once the PIN of ``[ui]`` is typed on the keypad; with no PIN chosen yet, one is
-    chosen first, typed twice. Behind the PIN, the PIN can be changed (typed twice too) and a saved change that
-    needs the daemon started again offers Restart."""
-
-    pin = StringProperty("")
-    """The digits typed on the keypad; once the settings are open, the PIN they were opened with."""
-    unlocked = BooleanProperty(False)
-    chosen = BooleanProperty(True)
-    """A PIN is chosen (the served ``pin_chosen``): typed, the daemon checks it; else one is chosen, typed twice."""
-    stage = StringProperty("enter")
-    """What the keypad is for: ``enter`` the PIN, ``choose`` a new one, or type it ``again``."""
-    first = StringProperty("")
-    """The new PIN as typed the first time, while it is typed ``again``."""
-    changing = BooleanProperty(False)
-    """The new PIN is a change made behind the PIN (the settings were open), not the first one."""
-    restart_due = BooleanProperty(False)
-    """A change saved takes effect only when the daemon starts again (the answer's ``restart``): Restart is offered."""
-    mqtt = BooleanProperty(False)
-    gpio = BooleanProperty(False)
-    serial = BooleanProperty(False)
-    sound = BooleanProperty(True)
-    """The shot clock's tones (``ui.sound``), saved with the rest."""
-    language = StringProperty("en")
-    """The table's language (``table.language``), changed by its button and saved with the rest."""
-    effective: dict[str, Any] = {}
-    """The daemon's settings in effect (``{"cmd": "settings"}``): what Save compares the fields with."""
-    typed_with = ""
-    """The PIN the settings were opened with, while a new one is typed (``change_pin``)."""
-
-    def on_kv_post(self, *_args: Any) -> None:
-        self._restart_button = self.ids.restart.__self__  # the widget, not kv's weak proxy: out of the row at times
-        self.bind(restart_due=self._place_restart)
-        self._place_restart()
-
-    def _place_restart(self, *_args: Any) -> None:
-        """Restart stands beside Save while a saved change waits for it, and is out of the row (no gap) otherwise."""
-        row, button = self.ids.actions, self._restart_button
-        if self.restart_due and button.parent is None:
-            row.add_widget(button, index=0)
-        elif not self.restart_due and button.parent is not None:
-            row.remove_widget(button)
-
-    def on_pre_enter(self, *_args: Any) -> None:
-        self.unlocked = self.restart_due = self.changing = False
-        self._keypad(self._served_chosen())
-
-    def _served_chosen(self) -> bool:
-        return (App.get_running_app().state or {}).get("pin_chosen") is not False
-
-    def _keypad(self, chosen: bool) -> None:
-        """The keypad cleared, to enter the PIN (one is chosen) or to choose one."""
-        self.chosen = chosen
-        self.stage = "enter" if chosen else "choose"
-        self.pin = self.first = ""
-
-    def show(self, current: View) -> None:
-        """The served ``pin_chosen`` changed while the keypad is up (a PIN chosen at another screen, or the PIN file
-        gone): the keypad asks what the daemon now wants."""
-        if not self.unlocked and not self.changing and self._served_chosen() != self.chosen:
-            self._keypad(self._served_chosen())
-
-    def change_pin(self) -> None:
-        """Behind the PIN: a new one, typed twice, sent with the PIN the settings were opened with."""
-        self.changing, self.unlocked = True, False
-        self.stage, self.first, self.typed_with = "choose", "", self.pin
-        self.pin = ""
-
-    def show_settings(self, effective: dict[str, Any]) -> None:
-        self.effective = effective
-        self.ids.table_id.text = str(effective.get("table.id") or "")
-        settle = effective.get("shots.settle_after_s")
-        self.ids.settle.text = decimal(settle, tr.language) if isinstance(settle, int | float) else ""
-        self.language = str(effective.get("table.language") or "en")
-        self.ids.host.text = str(effective.get("mqtt.host") or "")
-        self.ids.port.text = str(effective.get("mqtt.port") or "")
-        self.mqtt = bool(effective.get("mqtt.enabled"))
-        self.gpio = bool(effective.get("sensors.gpio.enabled"))
-        self.serial = bool(effective.get("sensors.serial.enabled"))
-        self.sound = effective.get("ui.sound") is not False
-
-    def save(self) -> None:
-        """Send what differs from the daemon's settings; the daemon checks it and says what it refuses."""
-        fields = {"table.id": self.ids.table_id.text.strip(), "shots.settle_after_s": _number(self.ids.settle.text),
-                  "mqtt.host": self.ids.host.text.strip(), "mqtt.port": _number(self.ids.port.text),
-                  "mqtt.enabled": self.mqtt, "sensors.gpio.enabled": self.gpio, "sensors.serial.enabled": self.serial,
-                  "ui.sound": self.sound, "table.language": self.language}
-        changes = {key: value for key, value in fields.items() if value != self.effective.get(key)}
-        app = App.get_running_app()
-        if not changes:
-            app.say(tr._("Nothing changed"))
-            return
-        app.send({"cmd": "settings", "set": changes, "pin": self.pin})
-
-    def restart(self) -> None:
-        """The daemon started again on the settings saved; the screen waits for it and comes back by itself."""
-        App.get_running_app().send({"cmd": "restart", "pin": self.pin})
-
-    def next_language(self) -> None:
-        self.language = LANGUAGES[(LANGUAGES.index(self.language) + 1) % len(LANGUAGES)] \
-            if self.language in LANGUAGES else "en"
-
-    def press(self, key: str) -> None:
-        app = App.get_running_app()
-        if key == "Clear":
-            self.pin = ""
-        elif key == "OK" and self.stage == "enter":
-            app.send({"cmd": "pin", "pin": self.pin})  # the daemon alone knows the PIN
-        elif key == "OK" and self.stage == "choose":
-            self.first, self.pin, self.stage = self.pin, "", "again"
-        elif key == "OK" and self.pin != self.first:
-            self.pin, self.first, self.stage = "", "", "choose"
-            app.say(tr._("The two PINs typed differ: choose the PIN again"))
-        elif key == "OK":
-            request = {"cmd": "settings", "set": {"ui.pin": self.pin}}
-            if self.changing:
-                request["pin"] = self.typed_with
-            app.send(request)
-        elif len(self.pin) < 8:
-            self.pin += key
-
-    def answered_pin(self, answer: dict) -> None:
-        """The daemon's word on the typed PIN: open the settings, have one chosen if none is, or refuse."""
-        app = App.get_running_app()
-        if answer.get("ok"):
-            self.unlocked = True
-            app.send({"cmd": "settings"})
-        else:
-            self.refused(answer)
-
-    def refused(self, answer: dict) -> None:
-        """A PIN or a change refused: said by its ``code`` where the daemon's words name the protocol (no PIN chosen:
-        the keypad asks for one to be chosen); else in the daemon's words, the keypad cleared."""
-        app = App.get_running_app()
-        code = answer.get("code")
-        if code == "pin_not_chosen":
-            self.unlocked = self.changing = False
-            self._keypad(False)
-            app.say(tr._("No PIN is chosen yet: choose one, typed twice"))
-        elif code in ("pin_required", "pin_wrong") and not self.unlocked:
-            self.changing = False
-            self._keypad(True)
-            app.say(tr._("wrong PIN") if code == "pin_wrong" else tr._("A PIN is chosen now: enter it"))
-        else:
-            if self.stage == "again":
-                self.stage = "choose"
-            if not self.unlocked:
-                self.pin = self.first = ""
-            app.say(app.words_of(answer))
-
-    def saved(self, answer: dict, request: dict) -> None:
-        """A change taken: a new PIN opens the settings on it; a change for the next start offers Restart."""
-        app = App.get_running_app()
-        state = answer.get("state") or {}
-        self.show_settings((state.get("settings") or {}).get("effective") or {})
-        if "ui.pin" in (request.get("set") or {}):
-            self.pin, self.first, self.stage = request["set"]["ui.pin"], "", "enter"
-            self.chosen = self.unlocked = True
-            self.changing = False
-            app.say(tr._("PIN chosen: the settings are open"))
-            return
-        if "set" in request:
-            self.restart_due = self.restart_due or bool(state.get("restart"))
-            app.say(tr._("Saved: Restart for it to take effect") if state.get("restart") else tr._("Saved"))
-
-
-def decimal(value: float, language: str) -> str:
-    """A number as the language writes it: 2.5 in English, 2,5 in Croatian.
-
-    >>> decimal(2.5, "hr"), decimal(3.0, "hr"), decimal(2.5, "en")
-    ('2,5', '3', '2.5')
-    """
-    text = f"{value:g}"
-    return text.replace(".", ",") if language == "hr" else text
-
-
-def _number(text: str) -> Any:
-    """A typed number as JSON sends it (a decimal comma as a point); what is not a number goes as typed, for the
-    daemon to refuse by name."""
-    text = text.strip().replace(",", ".")
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        return float(text)
-    except ValueError:
-        return text
-
 
 
 class DevetkaApp(App):
@@ -644,8 +167,9 @@ class DevetkaApp(App):
             self._draw_splash(Window)
         load_clipboard_quietly()
 
-        for name in ("common", *self.screen_names, "keyboard", "root"):
-            path = str(KV_DIR / f"{name}.kv")
+        kv_files = [KV_DIR / "common.kv", *(SCREENS_DIR / f"{name}.kv" for name in self.screen_names),
+                    KV_DIR / "keyboard.kv", KV_DIR / "root.kv"]
+        for path in map(str, kv_files):
             if path not in Builder.files:  # rules loaded twice would build every widget twice
                 Builder.load_file(path)
         root = Factory.DevetkaRoot()
@@ -981,7 +505,7 @@ class DevetkaApp(App):
 
     def leaving(self, request: dict) -> None:
         """A new match or another resumed: sent at once, unless the match on the table is not over; then the
-        players are asked first, the match named by its score (``kv/abandon.kv``)."""
+        players are asked first, the match named by its score (``screens/abandon.kv``)."""
         if self.view.abandon_text:
             self.abandoning = request
             self.go("abandon")

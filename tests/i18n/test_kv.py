@@ -26,5 +26,7 @@ def test_properties_handlers_and_values_over_several_lines():
 
 
 def test_every_screen_file_reads():
-    for path in sorted((PACKAGE / "ui" / "kv").glob("*.kv")):
+    paths = sorted((PACKAGE / "ui").glob("*/*.kv"))
+    assert {path.parent.name for path in paths} == {"kv", "screens"}
+    for path in paths:
         list(extract(path.open("rb"), KEYWORDS, [], {}))

@@ -1,4 +1,4 @@
-"""The touchscreen (scoreboard/ui/app.py and kv/) under Xvfb against a real ``devetka run``, driven by touch.
+"""The touchscreen (scoreboard/ui/app.py, screens/, kv/) under Xvfb against a real ``devetka run``, driven by touch.
 
 The table's sensors are played by a socket client sending match-log inputs;
 the players' taps are real touch events on the real widgets. Each test asserts

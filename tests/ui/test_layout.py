@@ -1,5 +1,5 @@
-"""The screens' layout (scoreboard/ui/kv/): what a player reads from 3 m, measured at 800x480 and 1920x1080 with
-20-character names in English and Croatian, and nothing hidden under the message bar.
+"""The screens' layout (scoreboard/ui/screens/*.kv, kv/): what a player reads from 3 m, measured at 800x480 and
+1920x1080 with 20-character names in English and Croatian, and nothing hidden under the message bar.
 
 The cap heights are measured on the widgets of the screens the screenshots are taken of (``cap_height``: an
 ``H`` rendered at the widget's own font, size and weight, its inked rows counted) and written beside the
