@@ -38,9 +38,20 @@ from scoreboard.core.messages import from_json, render
 from scoreboard.ui import fit_text, touch, widgets  # noqa: F401
 from scoreboard.ui.client import kivy_deliver
 from scoreboard.ui.language import LAST_LANGUAGE_FILE, LastLanguage, tr
-from scoreboard.ui.screens import choice, fouls, live, picker, results, settings, setup, why  # noqa: F401
+from scoreboard.ui.screens import (  # noqa: F401
+    abandon,
+    choice,
+    fouls,
+    live,
+    picker,
+    results,
+    settings,
+    setup,
+    summary,
+    why,
+)
 from scoreboard.ui.sound import Cues, Speaker
-from scoreboard.ui.viewmodel import View, match_start, next_screen, rematch_rules, stats_text, view
+from scoreboard.ui.viewmodel import View, next_screen, stats_text, view
 from scoreboard.ui.widgets import hex_rgba
 
 KV_DIR = Path(__file__).with_name("kv")
@@ -156,8 +167,6 @@ class DevetkaApp(App):
         """False once the client says the daemon cannot be reached (until it can again)."""
         self.clock_paused = False
         """This screen stood the shot clock still for the correction screen open (``CORRECTING``)."""
-        self.abandoning: dict | None = None
-        """The request (a new match, a resume) waiting for the players to leave the match on the table unfinished."""
         self.view = self._view(None)
 
     def build(self) -> Widget:
@@ -487,39 +496,14 @@ class DevetkaApp(App):
             field.insert_text(" " if key == "Space" else key.upper() if self.shift else key)
             self.shift = False
 
-    def dismiss_summary(self) -> None:
-        if self.view.summary is not None:
-            self.dismissed.add(self.view.summary.key)
-        self.go("live")
-
-    def rematch(self) -> None:
-        """The same players, race, rules and language; the loser of the match breaks first."""
-        state = self.state or {}
-        if not state.get("players"):
-            return
-        race = tuple(state.get("race") or self.table_config.match.race)  # null under APA points
-        skill = state.get("apa_skill")
-        breaker = state.get("rematch_breaker")
-        self.send(match_start(tuple(state["players"]), race, breaker if breaker is not None else 0,
-                              rematch_rules(state), tuple(skill) if skill else None, state.get("language")))
-
     def leaving(self, request: dict) -> None:
         """A new match or another resumed: sent at once, unless the match on the table is not over; then the
         players are asked first, the match named by its score (``screens/abandon.kv``)."""
         if self.view.abandon_text:
-            self.abandoning = request
+            self.manager.get_screen("abandon").waiting = request
             self.go("abandon")
         else:
             self.send(request)
-
-    def leave_unfinished(self) -> None:
-        """Confirmed: the match on the table is left unfinished, and the new match (or the one resumed) begins."""
-        request, self.abandoning = self.abandoning, None
-        if request is not None:
-            self.send(request)
-
-    def start_match(self, players: tuple[str, str], race: tuple[int, int], breaker: int, rules: dict) -> None:
-        self.send(match_start(players, race, breaker, rules))
 
     def say(self, text: str) -> None:
         """Show a refusal or failure for a few seconds (an empty text clears it)."""
@@ -529,18 +513,6 @@ class DevetkaApp(App):
             self._message_event = None
         if text:
             self._message_event = Clock.schedule_once(lambda _dt: self.say(""), MESSAGE_SECONDS)
-
-    def setup_defaults(self) -> dict[str, Any]:
-        """What the setup screen starts from: the match on now, else the config's ``[match]``."""
-        from scoreboard.config.table import MatchConfig
-
-        state, defaults = self.state or {}, self.table_config.match
-        rules = state.get("rules") or defaults.rules.to_json()
-        players = list(state.get("players") or defaults.players)
-        if tuple(players) == MatchConfig().players:  # the config names none: "Player 1" in the players' language
-            players = [tr._("Player 1"), tr._("Player 2")]
-        return {"players": players,
-                "race": list(state.get("race") or defaults.race), "breaker": 0, "rules": dict(rules)}
 
 
 def run(socket_path: str, config: Any = None, size: tuple[int, int] | None = None, fullscreen: bool = False,

@@ -72,7 +72,7 @@ class SetupScreen(DevetkaScreen):
         app.send({"cmd": "results"})  # answered to offer_resume: tonight's unfinished match, if any
         self.target = "name0"
         self.language = ""
-        defaults = app.setup_defaults()
+        defaults = self.defaults()
         self.ids.name0.text, self.ids.name1.text = defaults["players"]
         self.ids.race0.value, self.ids.race1.value = defaults["race"]
         self.breaker = defaults["breaker"]
@@ -91,6 +91,19 @@ class SetupScreen(DevetkaScreen):
         if self.points:
             self._skill_levels()
 
+    def defaults(self) -> dict[str, Any]:
+        """What the screen starts from: the match on now, else the config's ``[match]``."""
+        from scoreboard.config.table import MatchConfig
+
+        app = App.get_running_app()
+        state, defaults = app.state or {}, app.table_config.match
+        rules = state.get("rules") or defaults.rules.to_json()
+        players = list(state.get("players") or defaults.players)
+        if tuple(players) == MatchConfig().players:  # the config names none: "Player 1" in the players' language
+            players = [tr._("Player 1"), tr._("Player 2")]
+        return {"players": players,
+                "race": list(state.get("race") or defaults.race), "breaker": 0, "rules": dict(rules)}
+
     def next_profile(self) -> None:
         """The "Rules" button: the next profile the daemon offers; for APA points the steppers become the
         skill levels (the match on now's, else the config's, else 3 each), and back to the race."""
@@ -102,7 +115,7 @@ class SetupScreen(DevetkaScreen):
         if self.points and not was:
             self._skill_levels()
         elif was and not self.points:
-            self.ids.race0.value, self.ids.race1.value = app.setup_defaults()["race"]
+            self.ids.race0.value, self.ids.race1.value = self.defaults()["race"]
 
     def _show_profile(self, state: dict[str, Any] | None) -> None:
         """The break and three-foul switches show the picked profile's values (and are off where it fixes them)."""

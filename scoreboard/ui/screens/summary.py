@@ -1,0 +1,36 @@
+"""A rack or the match just won (``summary.kv``): the score, the rack's counts, and on to the next rack or a
+rematch."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.properties import BooleanProperty
+
+from scoreboard.ui.viewmodel import match_start, rematch_rules
+from scoreboard.ui.widgets import DevetkaScreen
+
+
+class SummaryScreen(DevetkaScreen):
+    """The summary the state calls for (``View.summary``), until the players go on: it is then not shown again."""
+
+    next_shown = BooleanProperty(False)
+    """The summary names the next match to play (``summary.next``): the title and the counts make room for it."""
+
+    def dismiss(self) -> None:
+        """Next rack: this summary is not shown again; the screen the state calls for is."""
+        app = App.get_running_app()
+        if app.view.summary is not None:
+            app.dismissed.add(app.view.summary.key)
+        app.go("live")
+
+    def rematch(self) -> None:
+        """The same players, race, rules and language; the loser of the match breaks first."""
+        app = App.get_running_app()
+        state = app.state or {}
+        if not state.get("players"):
+            return
+        race = tuple(state.get("race") or app.table_config.match.race)  # null under APA points
+        skill = state.get("apa_skill")
+        breaker = state.get("rematch_breaker")
+        app.send(match_start(tuple(state["players"]), race, breaker if breaker is not None else 0,
+                             rematch_rules(state), tuple(skill) if skill else None, state.get("language")))
