@@ -894,35 +894,6 @@ def test_what_a_player_reads_from_three_metres_is_28_px_high_at_800x480(screen, 
     assert [what for what, height in heights.items() if height < least] == [], (least, heights)
 
 
-def test_a_text_fitted_before_gets_the_size_it_fitted_at_and_one_laid_out_differently_is_fitted_again(kivy_window):
-    """The fitted sizes remembered (``FitText``, issue 28): a label with the same text, room and everything Kivy lays
-    text out by gets the size found before, drawn whole; a bold one (wider letters) is fitted on its own."""
-    from kivy.base import EventLoop
-
-    from scoreboard.ui.fit_text import FitLabel
-
-    text = f"Zvonimir Ćosić-Šarić to shoot: ball in hand behind the head string ({time.monotonic_ns()})"
-    box = {"size_hint": (None, None), "size": (300, 90), "max_font": 40}
-    first = FitLabel(text=text, **box)
-    again = FitLabel(text=text, **box)
-    bold = FitLabel(text=text, bold=True, **box)
-    assert first.font_size < 40 and again.font_size == first.font_size  # shrunk to fit, and the same again
-    assert bold.font_size < first.font_size
-    assert list(again.texture_size) == [0, 0] != list(first.texture_size)  # not laid out again until drawn
-    kivy_window.size = (800, 480)
-    for label in (first, again, bold):
-        kivy_window.add_widget(label)
-    try:
-        EventLoop.idle()  # the remembered size drawn by Kivy's own texture update, before the frame
-        for label in (again, bold):
-            assert label.texture_size[0] <= label.width - 2 * label.fit_padding + 1
-            assert label.texture_size[1] <= label.height
-        assert again.texture_size == first.texture_size
-    finally:
-        for label in (first, again, bold):
-            kivy_window.remove_widget(label)
-
-
 def test_the_on_screen_keyboard_types_croatian_names(screen, table):
     """Bug 5: a name field took focus and no keyboard appeared."""
     screen.wait_for(lambda: screen.current == "setup", "the setup screen")
