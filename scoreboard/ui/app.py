@@ -234,8 +234,9 @@ class DevetkaApp(App):
         self.client.start()
 
     def on_stop(self) -> None:
-        if self._clock_event is not None:
-            self._clock_event.cancel()
+        for event in (self._clock_event, self._message_event):  # nothing of this app runs on Kivy's clock after it
+            if event is not None:
+                event.cancel()
         tr.forget()
         if self.client is not None:
             self.client.stop()

@@ -126,6 +126,28 @@ def test_a_tap_the_daemon_says_cannot_be_made_says_why(screen, table):
     assert not screen.visible(screen.widget("message"))
 
 
+def test_a_stopped_screen_leaves_nothing_on_kivys_clock(screen, table):
+    """A message's clearing, due 8 s after it was said, once fired after the app had stopped, into the next window
+    that ran Kivy's clock (the message bar's kv rule then found no app)."""
+    from kivy.clock import Clock
+
+    started(screen, table)
+    table.play(*LEGAL_BREAK, {"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 3})
+    screen.wait_for(lambda: screen.widget("miss").off, "Miss served as not possible now")
+    screen.tap_id("miss")  # the daemon's actions say why not, and the bar says it for 8 s
+    screen.wait_for(lambda: screen.app.message, "the reason")
+    app = screen.app
+    app.dispatch("on_stop")
+    left = [event for event in Clock.get_events() if app in _bound_to(event.get_callback())]
+    assert left == [], f"{len(left)} of the stopped app's callbacks still on Kivy's clock"
+
+
+def _bound_to(callback) -> list:
+    """The objects a callback acts on: a bound method's object, a closure's cells."""
+    cells = getattr(callback, "__closure__", None) or ()
+    return [getattr(callback, "__self__", None), *(cell.cell_contents for cell in cells)]
+
+
 def test_undo_shows_what_it_takes_back_and_takes_it_back(screen, table):
     started(screen, table)
     table.play(*BREAK_POCKETING_3)
