@@ -17,6 +17,11 @@ from pathlib import Path
 
 from tests.live import TIMEOUT
 
+#: A wait's pause between frames: what it waits on (the daemon's answer, a state the client's thread hands to the
+#: next frame) comes from another process or thread, which a wait spinning frames flat out starved of the CPU it
+#: burnt (about 1,300 frames a test, a third of a core).
+IDLE_S = 0.002
+
 
 def screenshot_folder() -> Path:
     """Where screenshots go: ``DEVETKA_SCREENSHOTS`` (``scripts/screenshots.sh`` names docs/screenshots/),
@@ -74,6 +79,7 @@ class Touchscreen:
             if time.monotonic() > deadline:
                 raise AssertionError(f"the screen never showed {what} within {timeout} s; it shows {self.describe()}")
             self.frames()
+            time.sleep(IDLE_S)
 
     @property
     def current(self) -> str:
