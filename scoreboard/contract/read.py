@@ -55,6 +55,20 @@ def read_state(served: Any) -> State:
     return read(State, served)
 
 
+def contract_of(served: Any) -> int:
+    """The contract a served state says it follows, read alone (0: it says none, a table older than the contract):
+    what a client tells a later release's state by when the rest does not fit.
+
+    >>> contract_of({"contract": 2, "score": "2-1"}), contract_of({"score": [2, 1]}), contract_of([])
+    (2, 0, 0)
+    """
+    try:
+        number: int = msgspec.convert(served, _CONTRACT).contract
+    except msgspec.ValidationError:
+        return 0
+    return number
+
+
 def given(value: T | UnsetType) -> T | None:
     """A field served only under some rule options (the APA score sheet, the shot clock), None where it is not.
 
@@ -96,3 +110,8 @@ def _tolerant(hint: Any) -> Any:
     if origin in (list, dict) and args:
         return origin[tuple(map(_tolerant, args))]
     return hint
+
+
+#: ``State.contract`` alone, as declared (its checks too), 0 where a state has none.
+_CONTRACT: Any = msgspec.defstruct("Contract", [(info.name, info.type, 0) for info in msgspec.structs.fields(State)
+                                                if info.name == "contract"], module=__name__, frozen=True)

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scoreboard.contract.read import Unreadable, given, read_state
+from scoreboard.contract.read import Unreadable, contract_of, given, read_state
 from scoreboard.contract.records import CONTRACT, Action, Call, Health, NextFor, Ruling, Sensors, State, UndoShot
 from scoreboard.core.inputs import (
     Concede,
@@ -294,7 +294,8 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
 
     A state that does not fit the contract (a wrong type, a missing field) is not drawn: every button is off and
     the banner over every screen names the field (``unreadable``). A state of a later contract is drawn as read,
-    every button off and the banner asking for the screen to be updated (docs/mqtt.md, "The contract").
+    every button off and the banner asking for the screen to be updated (docs/mqtt.md, "The contract"); one that
+    does not fit either is not drawn, the banner asking for the update.
 
     >>> view(None).offline_text, view(None, connected=False).offline_text
     ('Connecting to the referee…', 'NO CONNECTION TO THE REFEREE: reconnecting…')
@@ -303,7 +304,7 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
         record = None if state is None else read_state(state)
     except Unreadable as error:
         if connected:
-            return unreadable(error, catalog(language))
+            return unreadable(error, catalog(language), later=contract_of(state) > CONTRACT)
         record = None
     t = catalog(language or (record.language if record is not None else None))
     _ = t.gettext
@@ -325,13 +326,19 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
     return shown
 
 
-def unreadable(error: Unreadable, t: Catalog) -> View:
+def unreadable(error: Unreadable, t: Catalog, later: bool = False) -> View:
     """A state that does not fit the contract: nothing of it drawn, no tap offered, the field named in the
-    banner over every screen (the screen shown stays: ``connected`` is false, as with no referee)."""
+    banner over every screen (the screen shown stays: ``connected`` is false, as with no referee); of a ``later``
+    contract, the banner asks for the update and the health says the field."""
     said = t.gettext("The referee's state cannot be shown: {error}").format(error=error)
+    update = t.gettext(NEWER)
     return View(connected=False, has_match=False, screen="live", status_text=said, status_wrapped=said,
                 buttons=_idle_buttons(t), health_ok=False, health_text=said, health_level="bad",
-                health_label=t.gettext("STATE\nUNREADABLE"), offline_text=said)
+                health_label=t.gettext("STATE\nUNREADABLE"), offline_text=update if later else said,
+                offline_level="warn" if later else "bad")
+
+
+NEWER = N_("Newer table software: restart this screen to update it")
 
 
 def _ahead(shown: View, t: Catalog) -> View:
@@ -342,7 +349,7 @@ def _ahead(shown: View, t: Catalog) -> View:
                    off_table=tuple((item, replace(button, enabled=False)) for item, button in shown.off_table),
                    call_start=replace(shown.call_start, enabled=False),
                    call_decline=replace(shown.call_decline, enabled=False),
-                   offline_text=t.gettext("Newer table software: restart this screen to update it"),
+                   offline_text=t.gettext(NEWER),
                    offline_level="warn")
 
 

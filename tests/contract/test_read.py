@@ -77,3 +77,11 @@ def test_readers_are_made_once_from_the_declarations_and_nest(served):
         field.encode_name for field in msgspec.structs.fields(Actions)]  # "pass", as served
     answer = read(Answer, {"id": 3, "ok": True, "state": dict(served, extra=1), "took_ms": 2})
     assert isinstance(answer.state, State) and answer.state.rack == served["rack"]
+
+
+def test_the_contract_is_read_alone_when_the_rest_does_not_fit(served):
+    from scoreboard.contract.read import contract_of
+
+    assert contract_of(served) == 1 and contract_of(dict(served, contract=2, score="2-1")) == 2
+    assert contract_of({name: value for name, value in served.items() if name != "contract"}) == 0  # an older table
+    assert contract_of(dict(served, contract="2")) == 0 and contract_of(None) == 0

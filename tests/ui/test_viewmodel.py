@@ -548,3 +548,6 @@ def test_a_state_of_a_later_contract_is_drawn_but_no_tap_is_offered(referee):
     assert known.buttons["push_out"].enabled and known.buttons["undo"].enabled
     assert not any(button.enabled for button in later.buttons.values())
     assert not any(button.enabled for _, button in (*later.fouls, *later.off_table))
+    unfit = view(dict(state, contract=state["contract"] + 1, score="1-0"))  # a field whose meaning changed
+    assert unfit.offline_text == "Newer table software: restart this screen to update it" and not unfit.players
+    assert "`$.score`" in unfit.health_text and not any(button.enabled for button in unfit.buttons.values())
