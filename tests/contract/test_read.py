@@ -8,7 +8,7 @@ import pytest
 
 from scoreboard.contract import present
 from scoreboard.contract.read import Unreadable, read, read_state, reader
-from scoreboard.contract.records import Actions, Answer, Ruling, ShotClock, State
+from scoreboard.contract.records import Actions, Answer, Ruling, ShotClock, State, VerdictEvent
 from scoreboard.referee.referee import Referee
 from tests.served import valid
 
@@ -77,6 +77,11 @@ def test_readers_are_made_once_from_the_declarations_and_nest(served):
         field.encode_name for field in msgspec.structs.fields(Actions)]  # "pass", as served
     answer = read(Answer, {"id": 3, "ok": True, "state": dict(served, extra=1), "took_ms": 2})
     assert isinstance(answer.state, State) and answer.state.rack == served["rack"]
+    event = {"event": "verdict", "store": None, "match_id": 1, "seq": 4, "amends": False,
+             "verdict": dict(served["last_verdict"], replay="x"), "camera": 2}
+    assert read(VerdictEvent, event).verdict.words == served["last_verdict"]["words"]  # a tagged record keeps its tag
+    with pytest.raises(Unreadable, match="Invalid value 'input' - at `\\$.event`"):
+        read(VerdictEvent, dict(event, event="input"))
 
 
 def test_the_contract_is_read_alone_when_the_rest_does_not_fit(served):

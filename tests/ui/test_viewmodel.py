@@ -1,4 +1,6 @@
-"""The view model (scoreboard/ui/viewmodel.py) on states from the real Referee, driven by real inputs."""
+"""The view model (scoreboard/ui/viewmodel.py) on states from the real Referee, driven by real inputs, each checked
+against the contract's schema first (``shown``); a state that does not fit, or a later release's, only where a test
+says so."""
 
 from __future__ import annotations
 
