@@ -45,14 +45,14 @@ KEY_WORDS = (N_("Shift"), N_("Delete"), N_("Space"), N_("Done"), N_("Clear"))
 log = logging.getLogger("devetka.ui")
 
 
-class Words(Observable):
+class Words(Observable):  # type: ignore[misc]  # Kivy ships no type hints: Observable is Any to mypy
     """The catalog of the language shown, observable by the kv rules that use ``_``."""
 
     def __init__(self, language: str = "en") -> None:
         super().__init__()
         self.language = language_code(language)
         self.catalog: Catalog = catalog(self.language)
-        self._observers: list[tuple[Any, tuple, dict]] = []
+        self._observers: list[tuple[Any, tuple[Any, ...], dict[str, Any]]] = []
 
     def _(self, text: str) -> str:
         return self.catalog.gettext(text)

@@ -47,7 +47,7 @@ def modules(text: str, max_version: int = MAX_VERSION) -> tuple[tuple[bool, ...]
         code = segno.make_qr(text, error="l")
     except segno.DataOverflowError:
         return None
-    if code.version > max_version:
+    if not isinstance(code.version, int) or code.version > max_version:  # an int: make_qr makes no Micro QR
         return None
     return tuple(tuple(bool(dark) for dark in row) for row in code.matrix_iter(border=BORDER))
 

@@ -1,34 +1,57 @@
 """What the touchscreen shows, made from the daemon's state object: no Kivy here, so it is tested alone.
 
-The daemon decides everything; the screen only shows its state and sends taps. The rule facts it shows (the
-ball on, the hill, the break to come, the picker's balls, the push out answered, the rematch's breaker, the skill
-levels' bounds) are served (``scoreboard/core/facts.py``): none is worked out here.
+The daemon decides everything; the screen only shows its state and sends taps. The state is read as the
+contract's ``State`` record (``scoreboard.contract.read``: a field this release does not know is ignored, one that
+does not fit is named on the screen). The rule facts it shows (the ball on, the hill, the break to come, the
+picker's balls, the push out answered, the rematch's breaker, the skill levels' bounds) are served
+(``scoreboard/core/facts.py``): none is worked out here.
 ``view(state)`` is the whole picture: names and scores, the shooter, the balls
 on the table in their colours, what the players may do, the ruling in words,
 and every button with the request its tap sends. A button the state says cannot
 apply is shown disabled rather than refused later: a chalky finger between
 shots should not have to read an error.
 
->>> v = view({"type": "state", "players": ["Ana", "Ben"], "race": [3, 5], "score": [1, 2], "rack": 4,
-...           "shooter": 1, "on_table": [3, 5, 9], "ball_in_hand": True, "fouls_in_row": [0, 2],
-...           "warning": True, "match_id": 1, "last_verdict": None, "undo": {"type": "settle"},
-...           "ball_on": 3, "hill": [False, True], "break_to_come": False, "identify_candidates": []})
->>> v.players[1].name, v.players[1].score_text, v.players[1].shooting
-('Ben', '2 of 5', True)
->>> [(b.number, b.on) for b in v.balls]
-[(3, True), (5, False), (9, False)]
->>> v.warning_text
-'TWO FOULS: A THIRD LOSES THE RACK (5.13)'
+>>> import tempfile
+>>> from scoreboard.referee.referee import Referee
+>>> folder = tempfile.TemporaryDirectory()
+>>> referee = Referee.open(folder.name + "/devetka.db")
+>>> for request in [{"cmd": "new_match", "match_start": {"type": "match_start", "v": 1, "players": ["Ana", "Ben"],
+...                                                    "race": [3, 5], "breaker": 0}},
+...                 {"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 2},
+...                 {"type": "settle"}, {"type": "strike"}, {"type": "first_contact", "ball": 5},
+...                 {"type": "settle"}]:
+...     assert referee.handle(request).ok
+>>> v = view(referee.state())
+>>> v.players[1].name, v.players[1].score_text, v.players[1].shooting, v.players[0].fouls
+('Ben', '0 of 5', True, 1)
+>>> [(b.number, b.on) for b in v.balls][:3]
+[(1, True), (3, False), (4, False)]
+>>> v.status_text
+'Ben to shoot: BALL IN HAND'
 >>> v.undo_text, v.buttons["undo"].request
 ('Undo takes back: the end of the shot (the table came to rest)', {'type': 'undo'})
+>>> referee.close(); folder.cleanup()
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from scoreboard.contract.read import Unreadable, contract_of, given, read_state
+from scoreboard.contract.records import CONTRACT, Action, Call, Health, NextFor, Ruling, Sensors, State, UndoShot
+from scoreboard.core.inputs import (
+    Concede,
+    Cushion,
+    FirstContact,
+    Foul,
+    Identify,
+    InputError,
+    OffTable,
+    Pocket,
+    parse,
+)
 from scoreboard.core.messages import Balls, Catalog, Joined, from_json, msg_n, render
 from scoreboard.i18n.catalog import catalog
 from scoreboard.i18n.rules import text as rule_text
@@ -119,7 +142,7 @@ class Picker:
 class Summary:
     """A rack or the match just won: the headline and the score, with the key that names it."""
 
-    key: tuple
+    key: tuple[Any, ...]
     title: str
     detail: str
     """Who breaks the next rack (a rack's summary); "" once the match is over."""
@@ -163,27 +186,25 @@ class ShotClockFace:
 SHOT_CLOCK_LATE_S = 5
 
 
-def _shot_clock(state: dict) -> ShotClockFace | None:
+def _shot_clock(state: State) -> ShotClockFace | None:
     """The clock to show: only while a turn is timed, or its time foul is proposed (the daemon's word)."""
-    clock = state.get("shot_clock")
-    if not isinstance(clock, dict) or state.get("match_winner") is not None:
+    clock = given(state.shot_clock)
+    if clock is None or state.match_winner is not None:
         return None
-    if clock.get("time_foul_proposed"):
-        deadline = clock.get("deadline")
-        return ShotClockFace(deadline if isinstance(deadline, int) else None, None, True)
-    if clock.get("running") and clock.get("paused") and isinstance(clock.get("paused_left"), int):
-        return ShotClockFace(None, None, False, clock["paused_left"])
-    if clock.get("running") and isinstance(clock.get("deadline"), int):
-        warning = clock.get("warning_at")
-        return ShotClockFace(clock["deadline"], warning if isinstance(warning, int) else None, False)
+    if clock.time_foul_proposed:
+        return ShotClockFace(clock.deadline, None, True)
+    if clock.running and clock.paused and clock.paused_left is not None:
+        return ShotClockFace(None, None, False, clock.paused_left)
+    if clock.running and clock.deadline is not None:
+        return ShotClockFace(clock.deadline, clock.warning_at, False)
     return None
 
 
-def _time_foul(verdict: dict | None) -> tuple[int, int, int] | None:
+def _time_foul(verdict: Ruling | None) -> tuple[int, int, int] | None:
     """Which time foul the last ruling is, if it is one."""
-    if not isinstance(verdict, dict) or not verdict.get("time_foul"):
+    if verdict is None or not given(verdict.time_foul):
         return None
-    return verdict.get("rack"), verdict.get("shot"), verdict.get("shooter")
+    return verdict.rack, verdict.shot, verdict.shooter
 
 
 @dataclass(frozen=True)
@@ -266,16 +287,28 @@ class View:
 
 
 def view(state: dict[str, Any] | None, *, connected: bool = True, language: str | None = None) -> View:
-    """The screen for a state object, in the state's language (``language`` before any state is heard, or to say
-    it in another): ``None`` with ``connected`` is nothing heard from the daemon yet (the first try is under
-    way: not yet a lost connection), ``connected=False`` no daemon to be reached.
+    """The screen for a state object as the daemon serves it (the JSON object, decoded), in the state's language
+    (``language`` before any state is heard, or to say it in another): ``None`` with ``connected`` is nothing
+    heard from the daemon yet (the first try is under way: not yet a lost connection), ``connected=False`` no
+    daemon to be reached.
+
+    A state that does not fit the contract (a wrong type, a missing field) is not drawn: every button is off and
+    the banner over every screen names the field (``unreadable``). A state of a later contract is drawn as read,
+    every button off and the banner asking for the screen to be updated (docs/mqtt.md, "The contract"); one that
+    does not fit either is not drawn, the banner asking for the update.
 
     >>> view(None).offline_text, view(None, connected=False).offline_text
     ('Connecting to the referee…', 'NO CONNECTION TO THE REFEREE: reconnecting…')
     """
-    t = catalog(language or (state or {}).get("language"))
+    try:
+        record = None if state is None else read_state(state)
+    except Unreadable as error:
+        if connected:
+            return unreadable(error, catalog(language), later=contract_of(state) > CONTRACT)
+        record = None
+    t = catalog(language or (record.language if record is not None else None))
     _ = t.gettext
-    if state is None or not connected:
+    if record is None or not connected:
         if connected:
             connecting = _("Connecting to the referee…")
             return View(connected=False, has_match=False, screen="live", status_text=connecting,
@@ -287,136 +320,162 @@ def view(state: dict[str, Any] | None, *, connected: bool = True, language: str 
                     buttons=_idle_buttons(t), health_ok=False, health_text=_("No connection to the referee"),
                     health_level="bad", health_label=_("No connection to the referee"),
                     offline_text=_("NO CONNECTION TO THE REFEREE: reconnecting…"))
-    health_level, health_text, health_label = _health(state.get("health") or [], state.get("sensors"), t)
-    health = {"health_ok": health_level == "ok", "health_text": health_text, "health_level": health_level,
-              "health_label": health_label}
-    rack_mode = bool(state.get("rack_mode"))
+    shown = _drawn(record, t, language)
+    if record.contract > CONTRACT:
+        return _ahead(shown, t)
+    return shown
+
+
+def unreadable(error: Unreadable, t: Catalog, later: bool = False) -> View:
+    """A state that does not fit the contract: nothing of it drawn, no tap offered, the field named in the
+    banner over every screen (the screen shown stays: ``connected`` is false, as with no referee); of a ``later``
+    contract, the banner asks for the update and the health says the field."""
+    said = t.gettext("The referee's state cannot be shown: {error}").format(error=error)
+    update = t.gettext(NEWER)
+    return View(connected=False, has_match=False, screen="live", status_text=said, status_wrapped=said,
+                buttons=_idle_buttons(t), health_ok=False, health_text=said, health_level="bad",
+                health_label=t.gettext("STATE\nUNREADABLE"), offline_text=update if later else said,
+                offline_level="warn" if later else "bad")
+
+
+NEWER = N_("Newer table software: restart this screen to update it")
+
+
+def _ahead(shown: View, t: Catalog) -> View:
+    """A state of a later contract: drawn as read, but no tap sent (its fields' meaning may have changed)."""
+    off = {name: replace(button, enabled=False) for name, button in shown.buttons.items()}
+    return replace(shown, buttons=off, fouls=tuple((reason, replace(button, enabled=False))
+                                                   for reason, button in shown.fouls),
+                   off_table=tuple((item, replace(button, enabled=False)) for item, button in shown.off_table),
+                   call_start=replace(shown.call_start, enabled=False),
+                   call_decline=replace(shown.call_decline, enabled=False),
+                   offline_text=t.gettext(NEWER),
+                   offline_level="warn")
+
+
+def _drawn(state: State, t: Catalog, language: str | None) -> View:
+    """The screen for a state read."""
+    _ = t.gettext
+    health_level, health_text, health_label = _health(state.health, state.sensors, t)
+    health: dict[str, Any] = {"health_ok": health_level == "ok", "health_text": health_text,
+                              "health_level": health_level, "health_label": health_label}
+    rack_mode = state.rack_mode
     rack_mode_text = _("RACKING: pocket sensors ignored until the next strike") if rack_mode else ""
-    health.update(_call(state, t))
-    if state.get("players") is None:
+    health.update(_call(state.call, t))
+    if state.players is None:
         no_match = _("No match yet: set one up.")
         return View(connected=True, has_match=False, screen="setup", rack_mode=rack_mode,
                     rack_mode_text=rack_mode_text, **health,
                     status_text=no_match, status_wrapped=no_match, buttons=_idle_buttons(t))
-    players = state["players"]
-    shooter, winner = state.get("shooter"), state.get("match_winner")
-    fouls_in_row = state.get("fouls_in_row") or [0, 0]
+    players = state.players
+    shooter, winner = state.shooter, state.match_winner
     score, out_of = _standing(state)
-    hill, breaking = state["hill"], state["break_to_come"]
+    hill, breaking = state.hill, state.break_to_come
     sides = tuple(Player(players[i], _("{won} of {target}").format(won=score[i], target=out_of[i]), shooter == i,
-                         fouls_in_row[i], _marks(state.get("breaker") == i and winner is None, breaking, hill[i], t))
+                         state.fouls_in_row[i], _marks(state.breaker == i and winner is None, breaking, hill[i], t))
                   for i in (0, 1))
-    on_table = state.get("on_table") or []
-    dropped = [n for n in state.get("shot_dropped") or () if n] if state.get("shot_in_progress") else []
-    balls = tuple(ball(n, on=n == state["ball_on"]) for n in on_table if n not in dropped)  # the shot in play's
-    verdict = state.get("last_verdict")
+    dropped = [n for n in state.shot_dropped if n] if state.shot_in_progress else []
+    balls = tuple(ball(n, on=n == state.ball_on) for n in state.on_table if n not in dropped)  # the shot in play's
+    verdict = state.last_verdict
     live = winner is None
-    awaiting = bool(state.get("awaiting_choice")) and live
-    in_shot = bool(state.get("shot_in_progress"))
-    summary = _summary(state, verdict, t)
+    awaiting = state.awaiting_choice and live
+    in_shot = state.shot_in_progress
     screen = "choice" if awaiting else "summary" if winner is not None else "live"
     status = _status(players, shooter, state, winner, breaking, t)
+    rules = state.rules or {}
     return View(
         connected=True, has_match=True, screen=screen, players=sides,
-        rack_text=_("Rack {rack}").format(rack=state["rack"]), balls=balls,
-        ball_in_hand=bool(state.get("ball_in_hand")) and live and not in_shot,
+        rack_text=_("Rack {rack}").format(rack=state.rack), balls=balls,
+        ball_in_hand=state.ball_in_hand and live and not in_shot,
         status_text=" ".join(status), status_wrapped="\n".join(status),
         push_out_text=_push_out_text(state, live and not awaiting and not in_shot, t),
-        warning_text=_warning(players, shooter, state, t),
+        warning_text=_warning(shooter, state, t),
         ruling_text=_score_sheet_text(state, t) + _ruling_text(state, verdict, players, t),
-        undo_text=_undo_text(state.get("undo"), players, t),
-        undo_shot_text=_undo_shot_text(state.get("undo_shot"), t),
-        reopened_text=_(REOPENED) if state.get("shot_reopened") and live else "",
+        undo_text=_undo_text(state.undo, players, t),
+        undo_shot_text=_undo_shot_text(state.undo_shot, t),
+        reopened_text=_(REOPENED) if state.shot_reopened and live else "",
         chooser=players[shooter] if awaiting and shooter is not None else "",
         rack_mode=rack_mode, rack_mode_text=rack_mode_text, **health,
         hill_text=_("HILL-HILL") if all(hill) else "",
-        picker=_picker(verdict, state["identify_candidates"], t) if verdict is not None else None,
-        why_text=_why(state.get("conceded") or verdict, language or state.get("language")),
-        summary=summary,
-        abandon_text=_abandon_text(state, t) if live and state.get("undo") is not None else "",
-        apa_actions=state.get("safeties") is not None and (state.get("rules") or {}).get("push_outs") is False,
-        buttons=_buttons(state, t),
+        picker=_picker(verdict, state.identify_candidates, t) if verdict is not None else None,
+        why_text=_why(state.conceded.cites if state.conceded is not None else verdict.cites if verdict else [],
+                      language or state.language),
+        summary=_summary(state, players, verdict, t),
+        abandon_text=_abandon_text(state, players, t) if live and state.undo is not None else "",
+        apa_actions=given(state.safeties) is not None and rules.get("push_outs") is False,
+        buttons=_buttons(state, players, t),
         shot_clock=_shot_clock(state),
-        sound=state.get("sound") is not False,
+        sound=state.sound,
         time_foul=_time_foul(verdict),
-        fouls=tuple((reason, _served(f"{_(words)}  {rule}", _action(state, "foul", reason),
+        fouls=tuple((reason, _served(f"{_(words)}  {rule}", state.actions.foul.get(reason, NOT_SERVED),
                                      {"type": "foul", "reason": reason}))
                     for reason, words, rule in FOUL_REASONS),
         off_table=tuple((ball(n), _served(_("cue ball") if n == 0 else _("the {ball}").format(ball=n),
-                                          _action(state, "off_table", str(n)), {"type": "off_table", "ball": n}))
-                        for n in [0, *on_table]),
+                                          state.actions.off_table.get(str(n), NOT_SERVED),
+                                          {"type": "off_table", "ball": n}))
+                        for n in [0, *state.on_table]),
     )
 
 
-NOT_SERVED = {"ok": False, "why": N_("The referee did not say whether this may be tapped now.")}
+NOT_SERVED = Action(ok=False, why=N_("The referee did not say whether this may be tapped now."))
 
 
-def _call(state: dict, t: Catalog) -> dict[str, Any]:
+def _call(call: Call | None, t: Catalog) -> dict[str, Any]:
     """The call offered here, as the daemon serves it, and the two answers to it (docs/events.md, "Calls").
 
     >>> from scoreboard.i18n.catalog import catalog
-    >>> shown = _call({"call": {"id": "s/1/W2-1/7", "status": "offered", "words": "Called: Ana - Ben",
-    ...                         "event": "Friday 9-ball"}}, catalog("en"))
+    >>> shown = _call(Call(id="s/1/W2-1/7", status="offered", match="W2-1", words="Called: Ana - Ben",
+    ...                    event="Friday 9-ball"), catalog("en"))
     >>> shown["call_text"], shown["call_event"], shown["call_start"].request, shown["call_decline"].text
     ('Called: Ana - Ben', 'Friday 9-ball', {'cmd': 'call_start', 'call': 's/1/W2-1/7'}, 'Not now')
     """
-    call = state.get("call")
-    if not isinstance(call, dict) or call.get("status") != "offered" or not call.get("words"):
+    words = given(call.words) if call is not None else None
+    if call is None or call.status != "offered" or not words:
         return {}
     _ = t.gettext
-    return {"call_text": str(call["words"]), "call_event": str(call.get("event") or ""),
-            "call_start": _call_start(call, _),
-            "call_decline": Button(_("Not now"), True, {"cmd": "call_decline", "call": call["id"]})}
+    return {"call_text": words, "call_event": given(call.event) or "", "call_start": _call_start(call, _),
+            "call_decline": Button(_("Not now"), True, {"cmd": "call_decline", "call": call.id})}
 
 
-def _call_start(call: dict, _: Callable[[str], str]) -> Button:
+def _call_start(call: Call, _: Callable[[str], str]) -> Button:
     """Start as the daemon serves it (``call.start``): not while the venue cannot be reached, and then why.
 
-    >>> _call_start({"id": "c", "start": {"ok": False, "why": "the venue cannot be reached"}}, str).why
+    >>> _call_start(Call(id="c", status="offered", match=None,
+    ...                  start=Action(ok=False, why="the venue cannot be reached")), str).why
     'the venue cannot be reached'
     """
-    start = call.get("start") or {"ok": True}
-    return Button(_("Start"), bool(start.get("ok")), {"cmd": "call_start", "call": call["id"]},
-                  str(start.get("why") or ""))
+    start = given(call.start) or Action(ok=True)
+    return Button(_("Start"), start.ok, {"cmd": "call_start", "call": call.id}, given(start.why) or "")
 
 
-def _standing(state: dict) -> tuple[list[int], list[int]]:
+def _standing(state: State) -> tuple[list[int], list[int]]:
     """What each side's "N of M" counts: APA points against the targets where the daemon serves them, else
     racks won against the race."""
-    if state.get("points") is not None and state.get("targets") is not None:
-        return state["points"], state["targets"]
-    return state["score"], state["race"]
+    points, targets = given(state.points), given(state.targets)
+    if points is not None and targets is not None:
+        return points, targets
+    return state.score, state.race or [0, 0]
 
 
-def _score_sheet_text(state: dict, t: Catalog) -> str:
+def _score_sheet_text(state: State, t: Catalog) -> str:
     """Under APA scoring, what the balls are worth and what the score sheet counts (a line above the ruling)."""
-    if state.get("points") is None:
+    if given(state.points) is None:
         return ""
-    dead, innings = state.get("dead_balls", 0), state.get("innings", 0)
+    dead, innings = given(state.dead_balls) or 0, given(state.innings) or 0
     return t.gettext("APA points: 1 a ball, the 9 two. Dead balls {dead}, innings {innings}.").format(
         dead=dead, innings=innings) + "\n"
 
 
-def _action(state: dict, *path: str) -> dict:
-    """The daemon's word on one tap (``state["actions"]``): ``{"ok": true}`` or ``{"ok": false, "why": ...}``."""
-    node: Any = state.get("actions") or {}
-    for key in path:
-        node = node.get(key) if isinstance(node, dict) else None
-    return node if isinstance(node, dict) and "ok" in node else NOT_SERVED
-
-
-def _served(text: str, action: dict, request: dict[str, Any] | None = None) -> Button:
+def _served(text: str, action: Action, request: dict[str, Any] | None = None) -> Button:
     """A button as the daemon serves its tap; its why is in the daemon's words (in the players' language)."""
-    return Button(text, bool(action.get("ok")), request, "" if action.get("ok") else str(action.get("why") or ""))
+    return Button(text, action.ok, request, "" if action.ok else given(action.why) or "")
 
 
-def _any(state: dict, group: str) -> dict:
+def _any(actions: dict[str, Action]) -> Action:
     """A menu's button: open while any of its taps may be made (the foul menu, the ball picker)."""
-    actions = (state.get("actions") or {}).get(group) or {}
-    served = [action for action in actions.values() if isinstance(action, dict)]
-    if any(action.get("ok") for action in served):
-        return {"ok": True}
-    return served[0] if served else NOT_SERVED
+    if any(action.ok for action in actions.values()):
+        return Action(ok=True)
+    return next(iter(actions.values()), NOT_SERVED)
 
 
 def _idle_buttons(t: Catalog) -> dict[str, Button]:
@@ -438,71 +497,66 @@ _BUTTON_TEXT = {
 REOPENED = N_("SHOT OPEN AGAIN: call a foul or name a ball, then tap Shot over")
 
 
-def _buttons(state: dict, t: Catalog) -> dict[str, Button]:
+def _buttons(state: State, players: list[str], t: Catalog) -> dict[str, Button]:
     """Every button as the daemon serves it: whether it may be tapped now comes from ``actions`` alone."""
-    shooter = state.get("shooter")
-    rack_mode = bool(state.get("rack_mode"))
+    shooter, rack_mode, actions = state.shooter, state.rack_mode, state.actions
     text = {name: t.gettext(words) for name, words in _BUTTON_TEXT.items()}
     if rack_mode:
         text["rack_mode"] = t.gettext("Racking done")
     return {
-        "push_out": _served(text["push_out"], _action(state, "push_out"), {"type": "push_out"}),
-        "accept": _served(text["accept"], _action(state, "accept"), {"type": "accept"}),
-        "pass": _served(text["pass"], _action(state, "pass"), {"type": "pass"}),
-        "undo": _served(text["undo"], _action(state, "undo"), {"type": "undo"}),
-        "undo_shot": _served(text["undo_shot"], _action(state, "undo_shot"), {"type": "undo_shot"}),
-        "settle": _served(text["settle"], _action(state, "settle"), {"type": "settle"}),
-        "call_foul": _served(text["call_foul"], _any(state, "foul")),
-        "name_ball": _served(text["name_ball"], _any(state, "identify")),
-        "off_table": _served(text["off_table"], _any(state, "off_table")),
-        "fouls": _served(text["fouls"], _any(state, "foul")),
-        "miss": _served(text["miss"], _action(state, "miss"), {"type": "miss"}),
-        "pick": _served(text["pick"], _any(state, "identify")),
-        "rack_mode": _served(text["rack_mode"], _action(state, "rack_mode"), {"cmd": "rack_mode", "on": not rack_mode}),
-        "stalemate": _served(text["stalemate"], _action(state, "stalemate"), {"type": "stalemate"}),
-        **_concede_buttons(state, t),
+        "push_out": _served(text["push_out"], actions.push_out, {"type": "push_out"}),
+        "accept": _served(text["accept"], actions.accept, {"type": "accept"}),
+        "pass": _served(text["pass"], actions.pass_, {"type": "pass"}),
+        "undo": _served(text["undo"], actions.undo, {"type": "undo"}),
+        "undo_shot": _served(text["undo_shot"], actions.undo_shot, {"type": "undo_shot"}),
+        "settle": _served(text["settle"], actions.settle, {"type": "settle"}),
+        "call_foul": _served(text["call_foul"], _any(actions.foul)),
+        "name_ball": _served(text["name_ball"], _any(actions.identify)),
+        "off_table": _served(text["off_table"], _any(actions.off_table)),
+        "fouls": _served(text["fouls"], _any(actions.foul)),
+        "miss": _served(text["miss"], actions.miss, {"type": "miss"}),
+        "pick": _served(text["pick"], _any(actions.identify)),
+        "rack_mode": _served(text["rack_mode"], actions.rack_mode, {"cmd": "rack_mode", "on": not rack_mode}),
+        "stalemate": _served(text["stalemate"], actions.stalemate, {"type": "stalemate"}),
+        **_concede_buttons(players, actions.concede, t),
         "new_match": Button(text["new_match"], True),
-        "safety": _served(_safety_text(state, shooter, t), _action(state, "safety"), {"type": "safety"}),
-        "timeout": _served(_timeout_text(state, shooter, t), _action(state, "timeout"), {"type": "timeout"}),
-        "rerack": _served(text["rerack"], _action(state, "rerack"), {"type": "rerack"}),
+        "safety": _served(_safety_text(given(state.safeties), shooter, t), actions.safety, {"type": "safety"}),
+        "timeout": _served(_timeout_text(given(state.timeouts_left), shooter, t), actions.timeout,
+                           {"type": "timeout"}),
+        "rerack": _served(text["rerack"], actions.rerack, {"type": "rerack"}),
         **_clock_buttons(state, t),
     }
 
 
-def _clock_buttons(state: dict, t: Catalog) -> dict[str, Button]:
+def _clock_buttons(state: State, t: Catalog) -> dict[str, Button]:
     """The shot clock's taps (TR20): the shooter's extension with its seconds, the time foul the daemon proposes,
     and the clock turned on or off from the More screen."""
     _ = t.gettext
-    clock = state.get("shot_clock") if isinstance(state.get("shot_clock"), dict) else {}
-    on = bool(clock.get("on"))
-    seconds = clock.get("extension")
-    extension = (_("Extension\n+{seconds} s").format(seconds=seconds) if isinstance(seconds, int)
+    clock, shooter, actions = given(state.shot_clock), state.shooter, state.actions
+    on = clock is not None and clock.on
+    extension = (_("Extension\n+{seconds} s").format(seconds=clock.extension) if clock is not None
                  else _(_BUTTON_TEXT["extension"]))
-    left, shooter = clock.get("extensions_left"), state.get("shooter")
-    if isinstance(left, list) and shooter in (0, 1) and left[shooter] == 0:
+    if clock is not None and shooter is not None and clock.extensions_left[shooter] == 0:
         extension = _("Extension used")
     switch = "off" if on else "on"
     return {
-        "extension": _served(extension, _action(state, "extension"), {"type": "extension"}),
-        "time_foul": _served(_(_BUTTON_TEXT["time_foul"]), _action(state, "time_foul"),
-                             {"type": "shot_clock", "expired": True}),
-        "shot_clock": _served(_("Shot clock off") if on else _("Shot clock on"), _action(state, "shot_clock", switch),
-                              {"type": "shot_clock", "on": not on}),
+        "extension": _served(extension, actions.extension, {"type": "extension"}),
+        "time_foul": _served(_(_BUTTON_TEXT["time_foul"]), actions.time_foul, {"type": "shot_clock", "expired": True}),
+        "shot_clock": _served(_("Shot clock off") if on else _("Shot clock on"),
+                              actions.shot_clock.get(switch, NOT_SERVED), {"type": "shot_clock", "on": not on}),
     }
 
 
-def _safety_text(state: dict, shooter: int | None, t: Catalog) -> str:
+def _safety_text(marked: list[int] | None, shooter: int | None, t: Catalog) -> str:
     """"Safety (2)": the safeties the shooter has marked in this match, as the score sheet counts them (APA)."""
-    marked = state.get("safeties")
-    if isinstance(marked, list) and shooter in (0, 1):
+    if marked is not None and shooter is not None:
         return t.gettext("Safety ({n})").format(n=marked[shooter])
     return t.gettext("Safety")
 
 
-def _timeout_text(state: dict, shooter: int | None, t: Catalog) -> str:
+def _timeout_text(left: list[int] | None, shooter: int | None, t: Catalog) -> str:
     """"Timeout (1 left)": the shooter's timeouts left in this rack, as the daemon counts them."""
-    left = state.get("timeouts_left")
-    if isinstance(left, list) and shooter in (0, 1):
+    if left is not None and shooter is not None:
         return t.ngettext("Timeout ({n} left)", "Timeout ({n} left)", left[shooter]).format(n=left[shooter])
     return t.gettext("Timeout")
 
@@ -514,13 +568,14 @@ def _marks(breaker: bool, breaking: bool, hill: bool, t: Catalog) -> str:
     return "  ·  ".join([*words, *([_("HILL")] if hill else [])])
 
 
-def _concede_buttons(state: dict, t: Catalog) -> dict[str, Button]:
+def _concede_buttons(players: list[str], served: dict[str, dict[str, Action]], t: Catalog) -> dict[str, Button]:
     """Either player may concede, named on the button; each opens a confirm with the rack and the match."""
     _ = t.gettext
     out = {}
-    for index, name in enumerate(state["players"]):
+    for index, name in enumerate(players):
         words = {"rack": _("{name} concedes the rack"), "match": _("{name} concedes the match")}
-        scopes = {scope: _served(words[scope].format(name=name), _action(state, "concede", str(index), scope),
+        taps = served.get(str(index), {})
+        scopes = {scope: _served(words[scope].format(name=name), taps.get(scope, NOT_SERVED),
                                  {"type": "concede", "player": index, "scope": scope}) for scope in ("rack", "match")}
         menu = next((scope for scope in scopes.values() if scope.enabled), scopes["rack"])
         out[f"concede{index}"] = Button(_("{name} concedes…").format(name=name), menu.enabled, None, menu.why)
@@ -528,7 +583,7 @@ def _concede_buttons(state: dict, t: Catalog) -> dict[str, Button]:
     return out
 
 
-def _status(players: list[str], shooter: int | None, state: dict, winner: int | None, breaking: bool,
+def _status(players: list[str], shooter: int | None, state: State, winner: int | None, breaking: bool,
             t: Catalog) -> tuple[str, ...]:
     """Who is at the table and how, in the fewest words: the parts of one line, which a long name breaks in two
     before "BALL IN HAND"."""
@@ -538,53 +593,52 @@ def _status(players: list[str], shooter: int | None, state: dict, winner: int | 
     if shooter is None:
         return ("",)
     name = players[shooter]
-    if state.get("awaiting_choice"):
+    if state.awaiting_choice:
         return (_("{name}: shoot, or pass it back?").format(name=name),)
-    if state.get("shot_in_progress"):
-        return _shot_in_play(name, state, t)
-    if breaking and state.get("ball_in_hand"):
+    if state.shot_in_progress:
+        return _shot_in_play(name, state.shot_dropped, t)
+    if breaking and state.ball_in_hand:
         return (_("{name} to break: ball in hand behind the head string (5.2)").format(name=name),)
-    if state.get("ball_in_hand"):
+    if state.ball_in_hand:
         return _("{name} to shoot:").format(name=name), _("BALL IN HAND")
     return (_("{name} to shoot").format(name=name),)
 
 
-def _shot_in_play(name: str, state: dict, t: Catalog) -> tuple[str, ...]:
+def _shot_in_play(name: str, dropped: list[int | None], t: Catalog) -> tuple[str, ...]:
     """The shot being played (or reopened by an undo), as the daemon serves it: whose, and what it has dropped so
     far (``shot_dropped``), not the turn before it ("to shoot: BALL IN HAND").
 
     >>> from scoreboard.i18n.catalog import catalog
-    >>> _shot_in_play("Ana", {"shot_dropped": [3, None, 5]}, catalog("en"))
+    >>> _shot_in_play("Ana", [3, None, 5], catalog("en"))
     ('Ana: shot in play,', 'the 3 and 5 pocketed')
     """
     said = t.gettext("{name}: shot in play").format(name=name)
-    down = [n for n in state.get("shot_dropped") or () if n]
+    down = [n for n in dropped if n]
     if not down:
         return (said,)
     balls = Balls(tuple(down))
     return said + ",", render(msg_n("the {balls} pocketed", "the {balls} pocketed", balls.n, balls=balls), t)
 
 
-def _ruling(verdict: dict | None, state: dict, t: Catalog) -> str:
+def _ruling(verdict: Ruling | None, state: State, t: Catalog) -> str:
     """The last ruling in words, said from its messages in the screen's language (the daemon's words where they
     are not served); once the push out is answered, as the daemon says it now (``ruling_now``); after a
     concession, the concession (``conceded``), not the shot before it."""
-    conceded = state.get("conceded")
-    if verdict is None and not isinstance(conceded, dict):
+    said = state.conceded or state.ruling_now or verdict
+    if said is None:
         return ""
-    said = conceded if isinstance(conceded, dict) else state.get("ruling_now") or verdict
-    message = from_json(said["message"]) if isinstance(said.get("message"), dict) else None
+    message = from_json(said.message)
     if not isinstance(message, Joined):
-        return str(said.get("words", ""))
+        return said.words
     return render(message, t)
 
 
-def _why(verdict: dict | None, language: str | None) -> str:
+def _why(cites: list[str], language: str | None) -> str:
     """The texts of the rules the ruling cites (``cites``), in the players' language: "5.8 POGREŠAN UDARAC" and
     the seed's words; an R ruling or a league option's rule in Devetka's words."""
     said = []
-    for number in (verdict or {}).get("cites") or ():
-        rule = rule_text(str(number), language or "en")
+    for number in cites:
+        rule = rule_text(number, language or "en")
         if rule is None:
             continue
         numbered = rule.number[:1].isdigit() or rule.number.startswith(("R", "TR"))
@@ -598,107 +652,105 @@ def _markup(text: str) -> str:
     return text.replace("&", "&amp;").replace("[", "&bl;").replace("]", "&br;")
 
 
-def _push_out_text(state: dict, may_shoot: bool, t: Catalog) -> str:
+def _push_out_text(state: State, may_shoot: bool, t: Catalog) -> str:
     if not may_shoot:
         return ""
-    if state.get("push_out"):
+    if state.push_out:
         return t.gettext("PUSH OUT ANNOUNCED (5.6)")
-    return t.gettext("PUSH OUT ALLOWED") if state.get("push_out_allowed") else ""
+    return t.gettext("PUSH OUT ALLOWED") if state.push_out_allowed else ""
 
 
-def _warning(players: list[str], shooter: int | None, state: dict, t: Catalog) -> str:
+def _warning(shooter: int | None, state: State, t: Catalog) -> str:
     """The 5.13 banner: the shooter (named just above it, with two foul dots) is on two fouls. Without the name: in
     two lines at 28 px cap height it fits beside a 20-character name."""
-    if not state.get("warning") or shooter is None or state.get("match_winner") is not None:
+    if not state.warning or shooter is None or state.match_winner is not None:
         return ""
     return t.gettext("TWO FOULS: A THIRD LOSES THE RACK (5.13)")
 
 
-def _picker(verdict: dict, candidates: list[int], t: Catalog) -> Picker | None:
+def _picker(verdict: Ruling, candidates: list[int], t: Catalog) -> Picker | None:
     """Offer the balls an unnamed pocketed ball could have been, as the daemon serves them."""
-    assumed = tuple(verdict.get("assumed") or ())
+    assumed = tuple(given(verdict.assumed) or ())
     if not assumed:
         return None
-    could = candidates
     taken = Balls(assumed)
     said = msg_n("A ball dropped unseen and was taken as the {balls}. Which ball was it?",
                  "Balls dropped unseen and were taken as the {balls}. Which ball was the first?", taken.n, balls=taken)
-    return Picker(assumed, tuple(ball(n) for n in could), render(said, t))
+    return Picker(assumed, tuple(ball(n) for n in candidates), render(said, t))
 
 
-def _summary(state: dict, verdict: dict | None, t: Catalog) -> Summary | None:
+def _summary(state: State, players: list[str], verdict: Ruling | None, t: Catalog) -> Summary | None:
     """The match once won (by the 9 or conceded), or the rack just won: while its last shot is the last ruling, or
     while the concession that ended it is served (``conceded``: no shot ruled since)."""
     _ = t.gettext
-    players, standing = state["players"], _standing(state)[0]
+    standing = _standing(state)[0]
     score, names = f"{standing[0]}  –  {standing[1]}", (players[0], players[1])
-    winner = state.get("match_winner")
+    winner = state.match_winner
     if winner is not None:
-        return Summary((state.get("match_id"), "match"), _("{name} wins the match").format(name=players[winner]),
-                       "", True, score, names, _next_for(state, t))
-    conceded = state.get("conceded")
-    if isinstance(conceded, dict):
-        key = (state.get("match_id"), "conceded", conceded["rack"])
-        title = _("{name} wins rack {rack}").format(name=players[conceded["winner"]], rack=conceded["rack"])
-    elif verdict is None or verdict.get("rack_winner") is None:
+        return Summary((state.match_id, "match"), _("{name} wins the match").format(name=players[winner]),
+                       "", True, score, names, _next_for(state.next_for, t))
+    conceded = state.conceded
+    if conceded is not None:
+        key: tuple[Any, ...] = (state.match_id, "conceded", conceded.rack)
+        title = _("{name} wins rack {rack}").format(name=players[conceded.winner], rack=conceded.rack)
+    elif verdict is None or verdict.rack_winner is None:
         return None
     else:
-        key = (state.get("match_id"), verdict["rack"], verdict["shot"])
-        title = _("{name} wins rack {rack}").format(name=players[verdict["rack_winner"]], rack=verdict["rack"])
-    detail = _("{name} breaks rack {rack}").format(name=players[state["breaker"]], rack=state["rack"])
+        key = (state.match_id, verdict.rack, verdict.shot)
+        title = _("{name} wins rack {rack}").format(name=players[verdict.rack_winner], rack=verdict.rack)
+    breaker = players[state.breaker] if state.breaker is not None else ""
+    detail = _("{name} breaks rack {rack}").format(name=breaker, rack=state.rack)
     return Summary(key, title, detail, False, score, names)
 
 
-def _next_for(state: dict, t: Catalog) -> tuple[str, str]:
+def _next_for(served: list[NextFor | None] | None, t: Catalog) -> tuple[str, str]:
     """Where each player of a called match just won goes next, in the daemon's words (``next_for``).
 
     >>> from scoreboard.i18n.catalog import catalog
-    >>> _next_for({"next_for": [{"words": "winners' round 3 against Cvita"}, None]}, catalog("en"))
+    >>> said = NextFor(words="winners' round 3 against Cvita", message={"id": "winners' round 3"}, match=None)
+    >>> _next_for([said, None], catalog("en"))
     ("Next for you: winners' round 3 against Cvita", '')
     """
-    served = state.get("next_for")
-    if not isinstance(served, list) or len(served) != 2:
+    if served is None or len(served) != 2:
         return "", ""
-    said = [item.get("words") if isinstance(item, dict) else None for item in served]
-    shown = [t.gettext("Next for you: {where}").format(where=words) if words else "" for words in said]
+    shown = [t.gettext("Next for you: {where}").format(where=item.words) if item is not None and item.words else ""
+             for item in served]
     return shown[0], shown[1]
 
 
-def _abandon_text(state: dict, t: Catalog) -> str:
-    """The match being played as a new match would leave it: its score and rack, not over.
-
-    >>> from scoreboard.i18n.catalog import catalog
-    >>> _abandon_text({"players": ["Ana", "Ben"], "score": [2, 1], "race": [5, 5], "rack": 4}, catalog("en"))
-    'Ana 2  –  1 Ben, rack 4, is not over.'
-    """
-    players, score = state["players"], _standing(state)[0]
+def _abandon_text(state: State, players: list[str], t: Catalog) -> str:
+    """The match being played as a new match would leave it: its score and rack, not over ("Ana 2  –  1 Ben,
+    rack 4, is not over.")."""
+    score = _standing(state)[0]
     return t.gettext("{score}, rack {rack}, is not over.").format(
-        score=f"{players[0]} {score[0]}  –  {score[1]} {players[1]}", rack=state["rack"])
+        score=f"{players[0]} {score[0]}  –  {score[1]} {players[1]}", rack=state.rack)
 
 
-def _health(reports: list[dict], sensors: dict | None, t: Catalog | None = None) -> tuple[str, str, str]:
+def _health(reports: list[Health], sensors: Sensors, t: Catalog | None = None) -> tuple[str, str, str]:
     """The table's health as the daemon serves it: its level, its words, and the sensors button's words.
 
     The store comes first: while it cannot write, no tap or sensor input is kept. The sensors are OK only when
     the config turns a source on (``state.sensors``) and no line or link is down.
 
-    >>> _health([{"source": "store", "subject": "/d.db", "status": "full", "detail": "the disk holding /d.db is full"}],
-    ...         {"gpio": True})
+    >>> def said(source, subject, status, **more):
+    ...     return Health(type="health", source=source, subject=subject, status=status, **more)
+    >>> gpio, serial = Sensors(gpio=True, serial=False), Sensors(gpio=False, serial=True)
+    >>> _health([said("store", "/d.db", "full", detail="the disk holding /d.db is full")], gpio)
     ('bad', 'STORE PROBLEM: the disk holding /d.db is full', 'DISK\\nFULL')
-    >>> _health([], {"gpio": False, "serial": False})
+    >>> _health([], Sensors(gpio=False, serial=False))
     ('warn', 'No sensors: taps only', 'No sensors: taps only')
-    >>> _health([{"source": "gpio", "subject": "pocket:foot_left", "status": "fault"}], {"gpio": True})[1]
+    >>> _health([said("gpio", "pocket:foot_left", "fault")], gpio)[1]
     '1 sensor line stuck'
-    >>> _health([{"source": "serial", "subject": "link", "status": "offline"}], {"serial": True})[1]
+    >>> _health([said("serial", "link", "offline")], serial)[1]
     'Sensor link down: serial'
     """
     _ = (t or catalog("en")).gettext
-    down = [r for r in reports if r.get("status") in DOWN]
-    store = next((r for r in down if r.get("source") == "store"), None)
+    down = [r for r in reports if r.status in DOWN]
+    store = next((r for r in down if r.source == "store"), None)
     if store is not None:
-        label = _("DISK\nFULL") if store.get("status") == "full" else _("STORE\nDOWN")
-        return "bad", _("STORE PROBLEM: {detail}").format(detail=store.get("detail", store.get("subject"))), label
-    links = sorted({str(r.get("source")) for r in down if r.get("subject") == "link"})
+        label = _("DISK\nFULL") if store.status == "full" else _("STORE\nDOWN")
+        return "bad", _("STORE PROBLEM: {detail}").format(detail=given(store.detail) or store.subject), label
+    links = sorted({r.source for r in down if r.subject == "link"})
     if links:
         text = _("Sensor link down: {links}").format(links=", ".join(links))
         return "bad", text, text
@@ -706,61 +758,62 @@ def _health(reports: list[dict], sensors: dict | None, t: Catalog | None = None)
         text = (t or catalog("en")).ngettext("{n} sensor line stuck", "{n} sensor lines stuck", len(down)).format(
             n=len(down))
         return "bad", text, text
-    if not any((sensors or {}).values()):
+    if not (sensors.gpio or sensors.serial):
         return "warn", _("No sensors: taps only"), _("No sensors: taps only")
     return "ok", _("Sensors OK"), _("Sensors OK")
 
 
-def _ruling_text(state: dict, verdict: dict | None, players: list[str], t: Catalog) -> str:
+def _ruling_text(state: State, verdict: Ruling | None, players: list[str], t: Catalog) -> str:
     """The last ruling, after what an undo just took back, if one did."""
     words = _ruling(verdict, state, t)
-    taken = state.get("taken_back")
-    if not isinstance(taken, dict):
+    taken = state.taken_back
+    if taken is None:
         return words
-    if taken.get("type") == "undo_shot":
-        shot = render(from_json(taken["message"]), t) if isinstance(taken.get("message"), dict) else taken.get("shot")
+    if taken.type == "undo_shot":
+        message = given(taken.message)
+        shot = render(from_json(message), t) if message is not None else given(taken.shot) or ""
         said = t.gettext("Taken back: {what}.").format(what=shot)
     else:
-        said = t.gettext("Taken back: {what}.").format(what=_input_words(taken.get("input") or {}, players, t))
+        said = t.gettext("Taken back: {what}.").format(what=_input_words(given(taken.input) or {}, players, t))
     return f"{said}\n{words}" if words else said
 
 
-def _undo_shot_text(shot: dict | None, t: Catalog) -> str:
+def _undo_shot_text(shot: UndoShot | None, t: Catalog) -> str:
     """What a tap on "Take back the shot" takes back, said from its message in the screen's language, with how
     much of it the table took in, in players' words: what its sensors read and what was tapped."""
-    if not isinstance(shot, dict):
+    if shot is None:
         return ""
-    named = render(from_json(shot["message"]), t) if isinstance(shot.get("message"), dict) else shot.get("shot")
-    count = shot.get("inputs")
-    if not isinstance(count, int):
-        return str(named)
     return t.ngettext("{shot} ({n} sensor reading or tap)", "{shot} ({n} sensor readings and taps)",
-                      count).format(shot=named, n=count)
+                      shot.inputs).format(shot=render(from_json(shot.message), t), n=shot.inputs)
 
 
-def _undo_text(target: dict | None, players: list[str], t: Catalog) -> str:
+def _undo_text(target: dict[str, Any] | None, players: list[str], t: Catalog) -> str:
     """What a tap on Undo takes back, in words."""
     if target is None:
         return t.gettext("Nothing to undo")
     return t.gettext("Undo takes back: {what}").format(what=_input_words(target, players, t))
 
 
-def _input_words(item: dict, players: list[str], t: Catalog) -> str:
-    """An input of the match log in a few words (what an undo takes back)."""
+def _input_words(line: dict[str, Any], players: list[str], t: Catalog) -> str:
+    """An input of the match log (its served line, read by the core's parser) in a few words (what an undo takes
+    back); one this release does not know is said to be one."""
     _ = t.gettext
-    kind = item.get("type")
-    number = item.get("ball")
-    if kind in _BALL_WORDS:
-        unnamed, cue, numbered = _BALL_WORDS[kind]
+    try:
+        item = parse(line)
+    except InputError:
+        return _("an input this screen does not know")
+    if isinstance(item, Pocket | FirstContact | Cushion | Identify | OffTable):
+        unnamed, cue, numbered = _BALL_WORDS[item.TYPE]
+        number = item.ball
         return _(unnamed if number is None else cue if number == 0 else numbered).format(ball=number)
-    if kind == "foul":
+    if isinstance(item, Foul):
         words = {reason: _(text).lower() for reason, text, _rule in FOUL_REASONS}
-        return _("the foul called: {reason}").format(reason=words.get(item.get("reason"), str(item.get("reason"))))
-    if kind == "concede":
-        who = players[item["player"]] if item.get("player") in (0, 1) else _("a player")
-        said = _("{name} conceding the match") if item.get("scope") == "match" else _("{name} conceding the rack")
+        return _("the foul called: {reason}").format(reason=words.get(item.reason, item.reason))
+    if isinstance(item, Concede):
+        who = players[item.player] if item.player in (0, 1) else _("a player")
+        said = _("{name} conceding the match") if item.scope == "match" else _("{name} conceding the rack")
         return said.format(name=who)
-    return _(_PLAIN_WORDS[kind]) if kind in _PLAIN_WORDS else str(kind)
+    return _(_PLAIN_WORDS[item.TYPE]) if item.TYPE in _PLAIN_WORDS else item.TYPE
 
 
 #: An input about a ball: its words with no ball named, with the cue ball, and with an object ball.
@@ -812,7 +865,7 @@ OPENED_BY_HAND = frozenset({"fouls", "picker", "undo", "take_back", "more", "set
                             "abandon"})
 
 
-def next_screen(current: str, shown: View, dismissed: set | frozenset = frozenset(),
+def next_screen(current: str, shown: View, dismissed: set[Any] | frozenset[Any] = frozenset(),
                 before: View | None = None) -> str:
     """The screen to show after a new view: what the state calls for, unless a player opened another.
 
@@ -867,17 +920,26 @@ def stats_text(stats: dict[str, Any] | None, players: list[str] | tuple[str, ...
                      for label, key in STATS_ROWS)
 
 
-#: The setup screen's words for the profiles the daemon offers (``state["profiles"]``); "" is the screen's own
+#: The setup screen's words for the profiles the daemon offers (``State.profiles``); "" is the screen's own
 #: options (the toggles).
 PROFILE_WORDS = {"wpa": N_("WPA"), "apa9": N_("APA 9-ball"), "bar": N_("Bar rules"), "": N_("Own options")}
+
+
+def _read(state: dict[str, Any] | None) -> State | None:
+    """The state the setup screen and a rematch build on: None before one is heard, and for one that does not
+    fit (``view`` names its field on the screen; the setup screen then offers its own options)."""
+    try:
+        return read_state(state) if state else None
+    except Unreadable:
+        return None
 
 
 def profile_choices(state: dict[str, Any] | None) -> list[str]:
     """The profiles the setup screen may pick, in the daemon's order; the screen's own options too, unless the
     venue locked a profile."""
-    state = state or {}
-    offered = list(state.get("profiles") or {})
-    return offered if state.get("profile_locked") and offered else [*offered, ""]
+    served = _read(state)
+    offered = list(served.profiles) if served is not None else []
+    return offered if served is not None and served.profile_locked and offered else [*offered, ""]
 
 
 def next_profile(state: dict[str, Any] | None, current: str) -> str:
@@ -886,15 +948,20 @@ def next_profile(state: dict[str, Any] | None, current: str) -> str:
     return choices[(choices.index(current) + 1) % len(choices)] if current in choices else choices[0]
 
 
+def _profile(served: State | None, profile: str) -> dict[str, str | int | bool | None] | None:
+    """The rules the daemon serves for ``profile`` (None: the screen's own options, or a profile not offered)."""
+    return served.profiles.get(profile) if served is not None and profile else None
+
+
 def profile_scores_points(state: dict[str, Any] | None, profile: str) -> bool:
     """Whether the served profile plays for APA points (the setup screen then asks skill levels, not a race)."""
-    served = ((state or {}).get("profiles") or {}).get(profile) or {}
-    return served.get("scoring") == "apa"
+    return (_profile(_read(state), profile) or {}).get("scoring") == "apa"
 
 
 def profile_fixes(state: dict[str, Any] | None, profile: str) -> list[str]:
-    """The options the daemon says ``profile`` fixes (``state["profile_fixes"]``; none for the screen's own)."""
-    return list(((state or {}).get("profile_fixes") or {}).get(profile) or [])
+    """The options the daemon says ``profile`` fixes (``State.profile_fixes``; none for the screen's own)."""
+    served = _read(state)
+    return list(served.profile_fixes.get(profile, [])) if served is not None else []
 
 
 #: The match's sensed switches: the table's sensors decide them, never a request (docs/rules.md, "Profiles").
@@ -909,13 +976,19 @@ def setup_request(state: dict[str, Any] | None, profile: str, players: tuple[str
     sensors). Under APA points ``counts`` are the skill levels, else the race. ``language``: the players' choice
     for this match (None: the table's).
 
-    >>> state = {"profiles": {"wpa": {"break": "winner", "three_foul_rule": True}},
-    ...          "profile_fixes": {"wpa": ["three_foul_rule"]}}
-    >>> setup_request(state, "wpa", ("Ana", "Ben"), (3, 3), 0, {"break": "alternate", "three_foul_rule": True,
-    ...               "rails_sensed": True})["match_start"]["rules"]
+    >>> import tempfile
+    >>> from scoreboard.referee.referee import Referee
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> referee = Referee.open(folder.name + "/devetka.db")
+    >>> setup_request(referee.state(), "wpa", ("Ana", "Ben"), (3, 3), 0, {"break": "alternate",
+    ...               "three_foul_rule": True, "rails_sensed": True})["match_start"]["rules"]
     {'profile': 'wpa', 'break': 'alternate'}
+    >>> setup_request(referee.state(), "apa9", ("Ana", "Ben"), (3, 12), 0, {})["match_start"]["apa_skill"]
+    [3, 9]
+    >>> referee.close(); folder.cleanup()
     """
-    served = ((state or {}).get("profiles") or {}).get(profile) if profile else None
+    read = _read(state)
+    served = _profile(read, profile)
     fixed = profile_fixes(state, profile)
     rules: dict[str, Any] = {"profile": profile or None}
     for option, value in switches.items():
@@ -923,21 +996,32 @@ def setup_request(state: dict[str, Any] | None, profile: str, players: tuple[str
             continue
         if served is None or served.get(option) != value:
             rules[option] = value
-    if served is not None and served.get("scoring") == "apa":
-        least, most = (state or {})["limits"]["apa_skill"]
+    if read is not None and served is not None and served.get("scoring") == "apa":
+        least, most = read.limits.apa_skill
         skill = (min(most, max(least, counts[0])), min(most, max(least, counts[1])))
         return match_start(players, counts, breaker, rules, skill, language)
     return match_start(players, counts, breaker, rules, language=language)
 
 
-def rematch_rules(state: dict[str, Any]) -> dict[str, Any]:
+def rematch_rules(state: dict[str, Any] | None) -> dict[str, Any]:
     """The rules a rematch asks for: the match's own, but the sensed switches (the table's, for the daemon to
     give) and with its profile said, none included (so the venue's profile does not replace the match's own
     options).
 
-    >>> rematch_rules({"rules": {"break": "alternate", "rails_sensed": True, "shot_clock": True}})
+    >>> import tempfile
+    >>> from scoreboard.referee.referee import Referee
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> referee = Referee.open(folder.name + "/devetka.db")
+    >>> answer = referee.handle({"cmd": "new_match", "match_start": {"type": "match_start", "v": 1,
+    ...     "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0,
+    ...     "rules": {"break": "alternate", "rails_sensed": True, "shot_clock": True}}})
+    >>> {option: value for option, value in rematch_rules(answer.state).items()
+    ...  if option in ("break", "rails_sensed", "shot_clock", "profile")}
     {'break': 'alternate', 'shot_clock': True, 'profile': None}
+    >>> referee.close(); folder.cleanup()
     """
-    rules = {option: value for option, value in (state.get("rules") or {}).items() if option not in SENSED}
+    served = _read(state)
+    rules = {option: value for option, value in ((served.rules if served else None) or {}).items()
+             if option not in SENSED}
     rules.setdefault("profile", None)
     return rules

@@ -1,4 +1,6 @@
-"""The view model (scoreboard/ui/viewmodel.py) on states from the real Referee, driven by real inputs."""
+"""The view model (scoreboard/ui/viewmodel.py) on states from the real Referee, driven by real inputs, each checked
+against the contract's schema first (``shown``); a state that does not fit, or a later release's, only where a test
+says so."""
 
 from __future__ import annotations
 
@@ -8,8 +10,9 @@ from scoreboard.core.inputs import to_json
 from scoreboard.referee.referee import Referee
 from scoreboard.sensing.interface import Health
 from scoreboard.sim.table import SimulatedTable
-from scoreboard.ui.viewmodel import BALL_COLOURS, match_start, view
+from scoreboard.ui.viewmodel import BALL_COLOURS, View, match_start, view
 from tests.fake_clock import FakeClock, FakeWall
+from tests.served import valid
 
 ANA_BEN = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [2, 3], "breaker": 0}
 BREAK_POCKETING_3 = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "cushion", "ball": 2},
@@ -19,6 +22,11 @@ BREAK_EMPTY = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type"
                {"type": "settle"}]
 BAD_HIT = [{"type": "strike"}, {"type": "first_contact", "ball": 5}, {"type": "cushion", "ball": 5},
            {"type": "settle"}]
+
+
+def shown(state: dict, **options) -> View:
+    """The view of a state the daemon served, once it fits the contract (docs/schema/state.schema.json)."""
+    return view(valid("state", state), **options)
 
 
 def accepted(referee: Referee, *inputs: dict) -> None:
@@ -45,13 +53,13 @@ def test_nothing_heard_from_the_daemon_disables_every_button():
 
 
 def test_no_match_calls_for_the_setup_screen(referee):
-    v = view(referee.state())
+    v = shown(referee.state())
     assert v.connected and not v.has_match and v.screen == "setup"
     assert not v.buttons["undo"].enabled and not v.buttons["push_out"].enabled
 
 
 def test_a_new_match_shows_both_players_the_breaker_and_a_full_rack(referee):
-    v = view(started(referee))
+    v = shown(started(referee))
     assert v.screen == "live" and v.rack_text == "Rack 1"
     assert [(p.name, p.score_text, p.shooting) for p in v.players] == [("Ana", "0 of 2", True),
                                                                       ("Ben", "0 of 3", False)]
@@ -67,7 +75,7 @@ def test_a_new_match_shows_both_players_the_breaker_and_a_full_rack(referee):
 
 def test_a_legal_break_shows_the_ruling_and_push_out_allowed(referee):
     started(referee)
-    v = view(play(referee, *BREAK_POCKETING_3))
+    v = shown(play(referee, *BREAK_POCKETING_3))
     assert v.ruling_text.startswith("Legal break (5.4) by Ana: the 3 down, Ana shoots again.")
     assert [b.number for b in v.balls] == [1, 2, 4, 5, 6, 7, 8, 9] and v.balls[0].on
     assert v.push_out_text == "PUSH OUT ALLOWED" and v.buttons["push_out"].enabled
@@ -79,16 +87,16 @@ def test_a_legal_break_shows_the_ruling_and_push_out_allowed(referee):
 def test_a_push_out_asks_the_opponent_to_shoot_or_pass_back(referee):
     started(referee)
     play(referee, *BREAK_POCKETING_3)
-    announced = view(play(referee, {"type": "push_out"}))
+    announced = shown(play(referee, {"type": "push_out"}))
     assert not announced.buttons["push_out"].enabled and announced.push_out_text == "PUSH OUT ANNOUNCED (5.6)"
     assert announced.undo_text == "Undo takes back: the push out announced"
-    v = view(play(referee, {"type": "strike"}, {"type": "cushion", "ball": 0}, {"type": "settle"}))
+    v = shown(play(referee, {"type": "strike"}, {"type": "cushion", "ball": 0}, {"type": "settle"}))
     assert v.screen == "choice" and v.chooser == "Ben"
     assert v.status_text == "Ben: shoot, or pass it back?"
     assert v.buttons["accept"].enabled and v.buttons["pass"].enabled
     assert not v.buttons["push_out"].enabled  # (a miss now would count as accepting, 5.6: the daemon allows it)
     assert "Push out (5.6) by Ana" in v.ruling_text
-    after = view(play(referee, v.buttons["pass"].request))
+    after = shown(play(referee, v.buttons["pass"].request))
     assert after.screen == "live" and [p.shooting for p in after.players] == [True, False]
     assert not after.buttons["accept"].enabled and after.undo_text == "Undo takes back: passing the shot back"
 
@@ -96,14 +104,14 @@ def test_a_push_out_asks_the_opponent_to_shoot_or_pass_back(referee):
 def test_a_foul_gives_ball_in_hand_and_two_fouls_raise_the_banner(referee):
     started(referee)
     play(referee, *BREAK_EMPTY)  # Ben to shoot
-    first = view(play(referee, *BAD_HIT))
+    first = shown(play(referee, *BAD_HIT))
     assert first.ruling_text.startswith("Foul 5.8: the 5 was hit before the 1.")
     assert first.ball_in_hand and first.status_text == "Ana to shoot: BALL IN HAND"
     assert first.players[1].fouls == 1 and first.warning_text == ""
     play(referee, *BAD_HIT)  # Ana fouls
-    v = view(play(referee, *BAD_HIT))  # Ben's second foul in a row: Ana shoots, Ben warned when back
+    v = shown(play(referee, *BAD_HIT))  # Ben's second foul in a row: Ana shoots, Ben warned when back
     assert v.warning_text == ""
-    v = view(play(referee, *BAD_HIT))  # Ana's second: Ben shoots, on two fouls himself
+    v = shown(play(referee, *BAD_HIT))  # Ana's second: Ben shoots, on two fouls himself
     assert v.warning_text == "TWO FOULS: A THIRD LOSES THE RACK (5.13)"
     assert "is on two fouls" in v.ruling_text
 
@@ -112,7 +120,7 @@ def test_every_foul_menu_entry_sends_a_foul_the_daemon_accepts_after_a_shot(refe
     started(referee)
     play(referee, *BREAK_EMPTY, {"type": "strike"}, {"type": "first_contact", "ball": 1},
          {"type": "cushion", "ball": 1}, {"type": "settle"})
-    v = view(referee.state())
+    v = shown(referee.state())
     for reason, button in v.fouls:
         if reason == "illegal_break":
             assert not button.enabled  # only the break's; the daemon says so (below)
@@ -120,7 +128,7 @@ def test_every_foul_menu_entry_sends_a_foul_the_daemon_accepts_after_a_shot(refe
         assert button.enabled
         reply = referee.handle(button.request)
         assert reply.ok, (reason, reply.error)
-        assert view(referee.state()).ball_in_hand
+        assert shown(referee.state()).ball_in_hand
         play(referee, {"type": "undo"})
     refused = referee.handle(dict(v.fouls)["illegal_break"].request)
     assert not refused.ok and "break" in refused.error
@@ -128,23 +136,23 @@ def test_every_foul_menu_entry_sends_a_foul_the_daemon_accepts_after_a_shot(refe
 
 def test_a_ball_off_the_table_is_offered_for_each_ball_left_and_the_cue_ball(referee):
     started(referee)
-    v = view(play(referee, *BREAK_POCKETING_3))
+    v = shown(play(referee, *BREAK_POCKETING_3))
     assert [b.number for b, _ in v.off_table] == [0, 1, 2, 4, 5, 6, 7, 8, 9]
     assert dict((b.number, button.request) for b, button in v.off_table)[5] == {"type": "off_table", "ball": 5}
-    after = view(play(referee, {"type": "off_table", "ball": 5}))
+    after = shown(play(referee, {"type": "off_table", "ball": 5}))
     assert "5.4" in after.ruling_text and 5 not in [b.number for b in after.balls]
 
 
 def test_an_unnamed_pocketed_ball_offers_the_picker_and_identify_decides_again(referee):
     started(referee)
     play(referee, *BREAK_EMPTY, {"type": "strike"}, {"type": "first_contact", "ball": 1})
-    v = view(play(referee, {"type": "pocket"}, {"type": "settle"}))
+    v = shown(play(referee, {"type": "pocket"}, {"type": "settle"}))
     assert v.buttons["pick"].enabled and v.picker is not None
     assert v.picker.assumed == (1,)
     assert v.picker.text == "A ball dropped unseen and was taken as the 1. Which ball was it?"
     assert [b.number for b in v.picker.candidates] == list(range(1, 10))
     assert v.undo_text == "Undo takes back: the end of the shot (the table came to rest)"
-    named = view(play(referee, {"type": "identify", "ball": 4}))
+    named = shown(play(referee, {"type": "identify", "ball": 4}))
     assert named.picker is None and not named.buttons["pick"].enabled
     assert [b.number for b in named.balls] == [1, 2, 3, 5, 6, 7, 8, 9]
     assert named.undo_text == "Undo takes back: naming the unseen ball as the 4"
@@ -152,7 +160,7 @@ def test_an_unnamed_pocketed_ball_offers_the_picker_and_identify_decides_again(r
 
 def test_a_rack_won_and_the_match_won_give_summaries(referee):
     started(referee, race=[1, 1])
-    v = view(play(referee, {"type": "strike"}, {"type": "first_contact", "ball": 1},
+    v = shown(play(referee, {"type": "strike"}, {"type": "first_contact", "ball": 1},
                   {"type": "pocket", "ball": 9}, {"type": "settle"}))
     assert v.screen == "summary" and v.summary.match_over
     assert v.summary.title == "Ana wins the match" and (v.summary.names, v.summary.score) == (("Ana", "Ben"), "1  –  0")
@@ -162,13 +170,13 @@ def test_a_rack_won_and_the_match_won_give_summaries(referee):
 
 def test_a_rack_won_is_summed_up_while_the_next_is_broken(referee):
     started(referee)
-    v = view(play(referee, {"type": "strike"}, {"type": "first_contact", "ball": 1},
+    v = shown(play(referee, {"type": "strike"}, {"type": "first_contact", "ball": 1},
                   {"type": "pocket", "ball": 9}, {"type": "settle"}))
     assert v.screen == "live" and v.summary is not None and not v.summary.match_over
     assert v.summary.title == "Ana wins rack 1"
     assert (v.summary.score, v.summary.detail) == ("1  –  0", "Ana breaks rack 2")
     assert v.rack_text == "Rack 2" and len(v.balls) == 9
-    nxt = view(play(referee, *BREAK_EMPTY))
+    nxt = shown(play(referee, *BREAK_EMPTY))
     assert nxt.summary is None
 
 
@@ -183,7 +191,7 @@ def test_undo_says_what_it_takes_back_for_each_kind_of_input(referee):
              ({"type": "foul", "reason": "moved_ball"}, "the foul called: moved a ball"),
              ({"type": "concede", "player": 1}, "Ben conceding the rack")]
     for item, words in cases:
-        assert view(play(referee, item)).undo_text == "Undo takes back: " + words, item
+        assert shown(play(referee, item)).undo_text == "Undo takes back: " + words, item
 
 
 BEN_BAD_HIT_POCKETING_3 = [{"type": "strike"}, {"type": "first_contact", "ball": 5}, {"type": "pocket", "ball": 3},
@@ -192,71 +200,71 @@ BEN_BAD_HIT_POCKETING_3 = [{"type": "strike"}, {"type": "first_contact", "ball":
 
 def test_a_disputed_ruling_is_offered_corrections_first_then_the_shot_taken_back_in_words(referee):
     started(referee)
-    v = view(play(referee, *BREAK_EMPTY, *BEN_BAD_HIT_POCKETING_3))
+    v = shown(play(referee, *BREAK_EMPTY, *BEN_BAD_HIT_POCKETING_3))
     assert v.ruling_text.startswith("Foul 5.8")
     assert v.buttons["call_foul"].enabled and v.buttons["off_table"].enabled  # a late foul, a ball off the table
     name_ball = v.buttons["name_ball"]
     assert not name_ball.enabled and name_ball.why == "No pocketed ball is waiting to be named."
     assert v.buttons["undo_shot"].enabled and v.buttons["undo_shot"].request == {"type": "undo_shot"}
     assert v.undo_shot_text == "Ben's shot, the 3 pocketed, foul 5.8 (4 sensor readings and taps)"
-    assert view(referee.state(), language="hr").undo_shot_text.endswith("(4 očitanja senzora i dodira)")
-    back = view(play(referee, v.buttons["undo_shot"].request))
+    assert shown(referee.state(), language="hr").undo_shot_text.endswith("(4 očitanja senzora i dodira)")
+    back = shown(play(referee, v.buttons["undo_shot"].request))
     assert back.ruling_text.splitlines() == ["Taken back: Ben's shot, the 3 pocketed, foul 5.8.",
                                              "Legal break (5.4) by Ana. Ben to shoot. Ben may push out (5.5)."]
     assert back.status_text == "Ben to shoot" and [b.number for b in back.balls] == list(range(1, 10))
     assert back.undo_shot_text == "Ana's break (7 sensor readings and taps)" and not back.reopened_text
-    assert view(play(referee, *BEN_BAD_HIT_POCKETING_3[:1])).ruling_text.startswith("Legal break")  # said once
+    assert shown(play(referee, *BEN_BAD_HIT_POCKETING_3[:1])).ruling_text.startswith("Legal break")  # said once
 
 
 def test_a_shot_reopened_by_undo_says_so_and_offers_shot_over(referee):
     started(referee)
-    v = view(play(referee, *BREAK_EMPTY))
+    v = shown(play(referee, *BREAK_EMPTY))
     assert not v.reopened_text and not v.buttons["settle"].enabled
     assert v.buttons["settle"].why == "No shot is in progress: there is nothing to end."
-    reopened = view(play(referee, {"type": "undo"}))
+    reopened = shown(play(referee, {"type": "undo"}))
     assert reopened.reopened_text == "SHOT OPEN AGAIN: call a foul or name a ball, then tap Shot over"
     assert reopened.ruling_text == "Taken back: the end of the shot (the table came to rest)."
     assert reopened.buttons["settle"].enabled and reopened.buttons["settle"].request == {"type": "settle"}
     assert reopened.buttons["settle"].text == "Shot over"
-    over = view(play(referee, {"type": "foul", "reason": "bad_hit"}))
+    over = shown(play(referee, {"type": "foul", "reason": "bad_hit"}))
     assert not over.reopened_text and over.buttons["settle"].enabled  # put right: the timer runs again
-    ended = view(play(referee, over.buttons["settle"].request))
+    ended = shown(play(referee, over.buttons["settle"].request))
     assert ended.ruling_text.startswith("Foul 5.4") and not ended.buttons["settle"].enabled
 
 
 def test_rack_mode_and_a_sensor_down_are_shown(referee):
     started(referee)
-    v = view(play(referee, {"cmd": "rack_mode", "on": True}))
+    v = shown(play(referee, {"cmd": "rack_mode", "on": True}))
     assert v.rack_mode and v.banner_text == "RACKING: pocket sensors ignored until the next strike"
     assert v.buttons["rack_mode"].request == {"cmd": "rack_mode", "on": False}
     assert not v.health_ok and (v.health_level, v.health_text) == ("warn", "No sensors: taps only")
     referee.sensors = {"gpio": True, "serial": False}
-    assert view(referee.state()).health_text == "Sensors OK"
+    assert shown(referee.state()).health_text == "Sensors OK"
     referee.health_report(Health("gpio", "pocket:foot_left", "fault", "line active for 5.0 s"))
-    v = view(referee.state())
+    v = shown(referee.state())
     assert (v.health_level, v.health_text) == ("bad", "1 sensor line stuck")
     referee.health_report(Health("gpio", "pocket:foot_left", "ok"))
-    assert view(referee.state()).health_ok
-    assert view(referee.state(), connected=False).health_text == "No connection to the referee"
+    assert shown(referee.state()).health_ok
+    assert shown(referee.state(), connected=False).health_text == "No connection to the referee"
 
 
 def test_racking_shows_over_the_two_foul_warning_while_it_lasts(referee):
     started(referee)
     play(referee, *BREAK_EMPTY, *BAD_HIT, *BAD_HIT, *BAD_HIT, *BAD_HIT)
-    assert view(referee.state()).banner_text == "TWO FOULS: A THIRD LOSES THE RACK (5.13)"
-    v = view(play(referee, {"cmd": "rack_mode", "on": True}))
+    assert shown(referee.state()).banner_text == "TWO FOULS: A THIRD LOSES THE RACK (5.13)"
+    v = shown(play(referee, {"cmd": "rack_mode", "on": True}))
     assert v.banner_text.startswith("RACKING") and v.warning_text  # the warning comes back when racking ends
 
 
 def test_foul_dots_who_broke_and_the_hill(referee):
     started(referee, race=[2, 2])
-    v = view(play(referee, *BREAK_EMPTY, *BAD_HIT))
+    v = shown(play(referee, *BREAK_EMPTY, *BAD_HIT))
     assert [(p.fouls, p.marks) for p in v.players] == [(0, "BROKE"), (1, "")]
     nine = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
             {"type": "settle"}]
-    v = view(play(referee, *nine))  # Ana, ball in hand, wins rack 1 and breaks rack 2: on the hill
+    v = shown(play(referee, *nine))  # Ana, ball in hand, wins rack 1 and breaks rack 2: on the hill
     assert [p.marks for p in v.players] == ["BREAKS  ·  HILL", ""] and v.hill_text == ""
-    v = view(play(referee, {"type": "concede", "player": 0, "scope": "rack"}))
+    v = shown(play(referee, {"type": "concede", "player": 0, "scope": "rack"}))
     assert [p.marks for p in v.players] == ["HILL", "BREAKS  ·  HILL"] and v.hill_text == "HILL-HILL"
 
 
@@ -264,14 +272,14 @@ def test_once_the_push_out_is_answered_the_ruling_says_what_was_chosen(referee):
     started(referee)
     play(referee, *BREAK_POCKETING_3, {"type": "push_out"}, {"type": "strike"}, {"type": "cushion", "ball": 0},
          {"type": "settle"})
-    assert "Ben chooses: shoot from here, or pass it back (5.6)." in view(referee.state()).ruling_text
-    shot = view(play(referee, {"type": "accept"}))
+    assert "Ben chooses: shoot from here, or pass it back (5.6)." in shown(referee.state()).ruling_text
+    shot = shown(play(referee, {"type": "accept"}))
     assert "Ben chose to shoot from here." in shot.ruling_text and "chooses" not in shot.ruling_text
 
 
 def test_either_player_may_concede_named(referee):
     started(referee)
-    v = view(play(referee, *BREAK_EMPTY))
+    v = shown(play(referee, *BREAK_EMPTY))
     assert (v.buttons["concede0"].text, v.buttons["concede1"].text) == ("Ana concedes…", "Ben concedes…")
     assert v.buttons["concede0_match"].request == {"type": "concede", "player": 0, "scope": "match"}
     assert v.buttons["concede0"].enabled and v.buttons["concede1_rack"].enabled
@@ -279,7 +287,7 @@ def test_either_player_may_concede_named(referee):
 
 def test_the_setup_request_starts_the_match_it_shows(referee):
     request = match_start(("Mia ", "Noa"), (4, 2), 1, {"break": "alternate", "three_foul_rule": False})
-    v = view(play(referee, request))
+    v = shown(play(referee, request))
     assert [(p.name, p.score_text, p.shooting) for p in v.players] == [("Mia", "0 of 4", False),
                                                                       ("Noa", "0 of 2", True)]
     assert referee.state()["rules"]["break"] == "alternate"
@@ -308,7 +316,7 @@ def test_along_simulated_matches_every_enabled_button_is_accepted(referee, seed)
         elif kind == "undo":
             down_in_shot = None
         state = referee.state()
-        v = view(state)
+        v = shown(state)
         assert v.screen == ("choice" if state["awaiting_choice"] and state["match_winner"] is None
                             else "summary" if state["match_winner"] is not None else "live")
         assert bool(v.warning_text) == (state["warning"] and state["match_winner"] is None)
@@ -336,16 +344,15 @@ def test_the_buttons_follow_the_served_actions_alone(referee):
     """The daemon is the only judge: change what a state serves and the buttons follow, whatever else it says."""
     started(referee)
     state = play(referee, *BREAK_POCKETING_3)
-    assert view(state).buttons["push_out"].enabled
+    assert shown(state).buttons["push_out"].enabled
     refused = dict(state, actions=dict(state["actions"], push_out={"ok": False, "why": "Not on this table."}))
-    button = view(refused).buttons["push_out"]
+    button = shown(refused).buttons["push_out"]
     assert not button.enabled and button.why == "Not on this table."
     allowed = dict(state, actions=dict(state["actions"], stalemate={"ok": True},
                                        foul=dict(state["actions"]["foul"], illegal_break={"ok": False, "why": "x"})))
-    shown = view(allowed)
-    assert shown.buttons["stalemate"].enabled
-    assert dict(shown.fouls)["illegal_break"].why == "x"
-    assert not view(dict(state, actions=None)).buttons["undo"].enabled  # nothing served: nothing tappable
+    drawn = shown(allowed)
+    assert drawn.buttons["stalemate"].enabled
+    assert dict(drawn.fouls)["illegal_break"].why == "x"
 
 
 APA_START = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "breaker": 0, "rules": {"scoring": "apa"},
@@ -356,7 +363,7 @@ def test_an_apa_match_shows_points_against_targets_and_the_score_sheet(referee):
     referee.handle({"cmd": "new_match", "match_start": APA_START})
     state = play(referee, {"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 3},
                  {"type": "pocket", "ball": 9}, {"type": "settle"})
-    v = view(state)
+    v = shown(state)
     assert [(p.name, p.score_text) for p in v.players] == [("Ana", "3 of 25"), ("Ben", "0 of 38")]
     assert v.ruling_text.startswith("APA points: 1 a ball, the 9 two. Dead balls 7, innings 0.\n")
     assert v.buttons["timeout"].text == "Timeout (2 left)" and v.buttons["timeout"].enabled
@@ -365,7 +372,7 @@ def test_an_apa_match_shows_points_against_targets_and_the_score_sheet(referee):
 
 def test_safety_and_timeout_are_refused_in_words_outside_apa(referee):
     state = started(referee)
-    v = view(state)
+    v = shown(state)
     assert v.buttons["safety"].why == "Safeties are counted only in APA matches."
     assert v.buttons["timeout"].why == "Timeouts are counted only in APA matches."
     assert [p.score_text for p in v.players] == ["0 of 2", "0 of 3"]
@@ -389,7 +396,21 @@ def test_the_setup_screen_picks_among_the_served_profiles(referee):
     alternate = setup_request(state, "wpa", ("Ana", "Ben"), (2, 2), 1, {"break": "alternate",
                                                                          "three_foul_rule": False})
     assert alternate["match_start"]["rules"] == {"profile": "wpa", "break": "alternate"}  # 5.13 is WPA's
-    assert profile_choices({"profiles": {"apa9": {}}, "profile_locked": True}) == ["apa9"]
+
+
+
+def test_a_venue_s_locked_profile_is_the_only_one_offered(tmp_path):
+    from scoreboard.config.table import parse
+    from scoreboard.ui.viewmodel import next_profile, profile_choices, profile_fixes
+
+    config = parse('[match]\nprofile = "apa9"\nlocked = true\napa_skill = [3, 5]\n')
+    referee = Referee.open(tmp_path / "devetka.db", defaults=config.match)
+    try:
+        state = valid("state", referee.state())
+        assert profile_choices(state) == ["apa9"] and next_profile(state, "") == "apa9"
+        assert "push_outs" in profile_fixes(state, "apa9") and profile_fixes(state, "") == []
+    finally:
+        referee.close()
 
 
 
@@ -410,7 +431,7 @@ def clocked(tmp_path):
 def test_the_shot_clock_shows_the_seconds_left_rounded_up_amber_from_the_warning_red_for_the_last_5(clocked):
     referee, _ = clocked
     state = referee.state()
-    face = view(state).shot_clock
+    face = shown(state).shot_clock
     deadline = state["shot_clock"]["deadline"]
     assert face.at(deadline - 35_000) == ("35", "")
     assert face.at(deadline - 20_999) == ("21", "")
@@ -423,27 +444,27 @@ def test_the_shot_clock_shows_the_seconds_left_rounded_up_amber_from_the_warning
 
 def test_no_shot_clock_is_shown_while_no_turn_is_timed_and_time_when_the_foul_is_proposed(clocked):
     referee, clock = clocked
-    assert view(play(referee, {"type": "strike"})).shot_clock is None  # the shot is being played
+    assert shown(play(referee, {"type": "strike"})).shot_clock is None  # the shot is being played
     play(referee, {"type": "first_contact", "ball": 2}, {"type": "cushion", "ball": 2}, {"type": "settle"})
-    assert view(referee.state()).shot_clock is not None  # Ben's turn
+    assert shown(referee.state()).shot_clock is not None  # Ben's turn
     clock.now += 35
     proposed = referee.shot_clock_if_due().state  # no strike sensor: proposed, not applied
-    assert view(proposed).shot_clock.at(0) == ("TIME", "out")
-    assert view(proposed).buttons["time_foul"].enabled
+    assert shown(proposed).shot_clock.at(0) == ("TIME", "out")
+    assert shown(proposed).buttons["time_foul"].enabled
 
 
 def test_the_clock_buttons_are_the_served_actions_with_their_requests(clocked):
     referee, _ = clocked
-    buttons = view(referee.state()).buttons
+    buttons = shown(referee.state()).buttons
     assert buttons["extension"].text == "Extension\n+25 s" and buttons["extension"].enabled
     assert buttons["extension"].request == {"type": "extension"}
     assert not buttons["time_foul"].enabled and buttons["time_foul"].why == "The shot clock has not run out."
     assert buttons["time_foul"].request == {"type": "shot_clock", "expired": True}
     assert buttons["shot_clock"].text == "Shot clock off"
     assert buttons["shot_clock"].request == {"type": "shot_clock", "on": False}
-    off = view(play(referee, {"type": "shot_clock", "on": False})).buttons["shot_clock"]
+    off = shown(play(referee, {"type": "shot_clock", "on": False})).buttons["shot_clock"]
     assert off.text == "Shot clock on" and off.request == {"type": "shot_clock", "on": True} and off.enabled
-    assert view(referee.state()).shot_clock is None
+    assert shown(referee.state()).shot_clock is None
 def test_the_view_speaks_the_state_s_language_from_the_served_messages(referee):
     import re
 
@@ -451,31 +472,84 @@ def test_the_view_speaks_the_state_s_language_from_the_served_messages(referee):
     state = play(referee, *BREAK_POCKETING_3, {"type": "push_out"}, {"type": "strike"}, {"type": "cushion", "ball": 0},
                  {"type": "settle"})
     answered = play(referee, {"type": "pass"})
-    croatian = view(dict(answered, language="hr"))
+    croatian = shown(dict(answered, language="hr"))
     assert croatian.ruling_text == "Ana igra push out (5.6). Ben prepušta udarac: igra Ana."
     assert croatian.status_text == "Na potezu: Ana" and croatian.buttons["undo"].text == "Poništi"
     assert croatian.undo_shot_text == "push out (Ana) (4 očitanja senzora i dodira)"
-    assert view(answered).ruling_text == "Push out (5.6) by Ana. Ben passed it back: Ana shoots."
+    assert shown(answered).ruling_text == "Push out (5.6) by Ana. Ben passed it back: Ana shoots."
     english = re.compile(r"\b(the|shot|shoots|ball|foul|undo|back|to shoot|passed)\b", re.IGNORECASE)
     texts = [croatian.ruling_text, croatian.status_text, croatian.undo_text, croatian.undo_shot_text,
              *(button.text for button in croatian.buttons.values()), *(button.text for _, button in croatian.fouls)]
     assert [text for text in texts if english.search(text)] == []
-    assert view(state, language="hr").status_text == "Ben: igra ili prepušta?"
+    assert shown(state, language="hr").status_text == "Ben: igra ili prepušta?"
 
 
 def test_a_conceded_rack_is_summarised_and_ruled_by_its_concession_in_the_players_language(referee):
     """Issue 33, 1: the ruling after a concession was the last shot's, and no summary came."""
     started(referee, race=[2, 2])
     play(referee, *BREAK_EMPTY, *BAD_HIT)
-    v = view(play(referee, {"type": "concede", "player": 0, "scope": "rack"}))
+    v = shown(play(referee, {"type": "concede", "player": 0, "scope": "rack"}))
     assert v.summary is not None and v.summary.title == "Ben wins rack 1" and not v.summary.match_over
     assert v.ruling_text == "Ana concedes the rack (R9). Score 0-1; Ben breaks rack 2."
     assert v.why_text.startswith("[b]R9 ")
-    assert view(referee.state(), language="hr").ruling_text.startswith("Ana predaje")
+    assert shown(referee.state(), language="hr").ruling_text.startswith("Ana predaje")
 
 
 def test_an_extension_once_used_is_marked_on_its_button(clocked):
     """Issue 33, 6: the Extension button looked the same before and after the shooter's one extension."""
     referee, _ = clocked
-    used = view(play(referee, {"type": "extension"})).buttons["extension"]
+    used = shown(play(referee, {"type": "extension"})).buttons["extension"]
     assert used.text == "Extension used" and not used.enabled
+
+
+def test_a_match_played_asks_before_a_new_one_leaves_it_unfinished(referee):
+    assert shown(started(referee)).abandon_text == ""  # set up, not begun: replaced without a word
+    v = shown(play(referee, *BREAK_POCKETING_3))
+    assert v.abandon_text == "Ana 0  –  0 Ben, rack 1, is not over."
+
+
+def test_fields_the_screen_does_not_know_are_ignored_however_deep(referee):
+    """docs/mqtt.md, "The contract": a later release may add fields under the same contract."""
+    started(referee)
+    state = play(referee, *BREAK_POCKETING_3)
+    later = dict(state, venue_name="Bar 9", last_verdict=dict(state["last_verdict"], replay_url="x"),
+                 actions=dict(state["actions"], push_out=dict(state["actions"]["push_out"], hint="y"),
+                              new_tap={"ok": True}),
+                 health=[{"type": "health", "source": "gpio", "subject": "link", "status": "ok", "since": 1}])
+    assert view(later) == shown(state)  # a later release's state: not this release's schema
+
+
+def test_a_state_that_does_not_fit_is_not_drawn_the_banner_names_its_field(referee):
+    """The screen keeps what it shows (``connected`` false: no screen change, no tones) and offers no tap."""
+    from scoreboard.ui.viewmodel import next_screen
+
+    state = play(referee, {"cmd": "new_match", "match_start": ANA_BEN}, *BREAK_POCKETING_3)
+    for bad, field in [(dict(state, score=["1", 0]), "`$.score[0]`"),
+                       (dict(state, actions=dict(state["actions"], push_out={"why": "x"})), "`ok`"),
+                       ({name: value for name, value in state.items() if name != "players"}, "`players`"),
+                       (dict(state, rack=-1), "`$.rack`")]:
+        v = view(bad)
+        assert v.offline_text.startswith("The referee's state cannot be shown: a served State does not fit "
+                                         "contract 1: ") and field in v.offline_text, v.offline_text
+        assert v.offline_level == "bad" and v.health_level == "bad" and v.health_label == "STATE\nUNREADABLE"
+        assert not v.connected and not v.has_match and v.players == ()
+        assert not any(button.enabled for button in v.buttons.values())
+        assert next_screen("fouls", v) == "fouls" and next_screen("live", v) == "live"
+    croatian = view(dict(state, score=["1", 0]), language="hr").offline_text
+    assert croatian.startswith("Stanje suca ne može se prikazati: ") and "`$.score[0]`" in croatian
+
+
+def test_a_state_of_a_later_contract_is_drawn_but_no_tap_is_offered(referee):
+    """docs/mqtt.md, "The contract": a field's meaning may have changed, so nothing built from one is sent."""
+    started(referee)
+    state = play(referee, *BREAK_POCKETING_3)
+    known, later = shown(state), view(dict(state, contract=state["contract"] + 1, venue_name="Bar 9"))
+    assert (later.players, later.balls, later.ruling_text) == (known.players, known.balls, known.ruling_text)
+    assert later.offline_text == "Newer table software: restart this screen to update it"
+    assert later.offline_level == "warn" and known.offline_text == ""
+    assert known.buttons["push_out"].enabled and known.buttons["undo"].enabled
+    assert not any(button.enabled for button in later.buttons.values())
+    assert not any(button.enabled for _, button in (*later.fouls, *later.off_table))
+    unfit = view(dict(state, contract=state["contract"] + 1, score="1-0"))  # a field whose meaning changed
+    assert unfit.offline_text == "Newer table software: restart this screen to update it" and not unfit.players
+    assert "`$.score`" in unfit.health_text and not any(button.enabled for button in unfit.buttons.values())
