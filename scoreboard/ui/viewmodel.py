@@ -269,7 +269,7 @@ class View:
     abandon_text: str = ""
     """The match being played, named by its score, while it is not over and something of it was played (there is
     something to undo): a new match (or another resumed) leaves it unfinished, so the screen asks first
-    (``kv/abandon.kv``). A match just set up and not begun is replaced without a word (a name mistyped)."""
+    (``screens/abandon.kv``). A match just set up and not begun is replaced without a word (a name mistyped)."""
 
     def side(self, index: int) -> Player:
         """Player 0 or 1, or a blank one before a match (the kv files bind to it)."""
