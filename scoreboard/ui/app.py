@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,8 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
 from scoreboard.adapters.local_api.client import ApiClient
+from scoreboard.contract.read import Unreadable, given, read_answer, read_state
+from scoreboard.contract.records import Answer, Refusal, State
 from scoreboard.core.messages import from_json, render
 
 # The widget modules and the screens' are imported for the classes the kv rules name (a widget class registers
@@ -73,6 +76,27 @@ CLOCK_TICK_S = 0.1
 #: drawn at once would show only the button let go, and the answer one frame later (on llvmpipe under load a
 #: frame is 40-160 ms). An answer later than this is shown when it comes, as before.
 ANSWER_WAIT_S = 0.05
+
+
+@dataclass(frozen=True)
+class Unanswered:
+    """A request with no answer of the daemon's to go by: the client's own failure (the referee never answered)
+    or an answer that does not fit the contract (its field named); ``words`` in the language shown."""
+
+    words: str
+
+
+#: A request's answer as the screens take it: taken (the state it led to), refused (its code), or neither.
+Heard = Answer | Refusal | Unanswered
+
+
+def readable(state: dict[str, Any] | None) -> State | None:
+    """A served state as the contract's record; None before one is heard and for one that does not fit (the view
+    names its field over every screen: ``viewmodel.unreadable``)."""
+    try:
+        return None if state is None else read_state(state)
+    except Unreadable:
+        return None
 
 
 class _NoCutBuffer(logging.Filter):
@@ -149,7 +173,9 @@ class DevetkaApp(App):
 
         self.socket_path = socket_path
         self.table_config = config if config is not None else Config()
-        self.state: dict | None = None
+        self.state: dict[str, Any] | None = None
+        """The latest state as served (the JSON object, decoded): what ``view`` draws; ``served`` is it read."""
+        self._served: tuple[dict[str, Any] | None, State | None] = (None, None)
         self.dismissed: set = set()
         self.client: ApiClient | None = None
         self.manager: ScreenManager | None = None
@@ -250,10 +276,20 @@ class DevetkaApp(App):
 
     # What the daemon says.
 
+    @property
+    def served(self) -> State | None:
+        """The latest state as the contract's record (``readable``), read once per state."""
+        state, record = self._served
+        if state is not self.state:
+            record = readable(self.state)
+            self._served = (self.state, record)
+        return record
+
     def spoken(self) -> str:
         """The language to speak: the setup screen's choice, else the daemon's (the match's or the table's), else
         before the daemon is heard the one it last served (``LastLanguage``), else the config's."""
-        return (self.chosen_language or (self.state or {}).get("language") or self.kept_language
+        served = self.served
+        return (self.chosen_language or (served.language if served is not None else None) or self.kept_language
                 or self.table_config.table.language)
 
     def _view(self, state: dict | None, connected: bool = True) -> View:
@@ -270,19 +306,33 @@ class DevetkaApp(App):
         for screen in self.manager.screens if self.manager is not None else ():
             screen.show(self.view)
 
-    def words_of(self, answer: dict) -> str:
-        """A refusal in the players' language: the daemon's ``words``, the client's own ``message`` said in the
-        language shown (the referee never answered), else the English ``error``."""
-        if answer.get("words"):
-            return str(answer["words"])
-        if answer.get("message"):
-            return render(from_json(answer["message"]), tr.catalog)
-        return str(answer.get("error") or tr._("refused"))
+    def heard(self, answer: dict[str, Any]) -> Heard:
+        """An answer as the client hands it over, read: the daemon's as the contract's ``Answer`` or ``Refusal``;
+        the client's own failure (its ``message``: the referee never answered) or an answer that does not fit,
+        ``Unanswered`` with its words in the language shown."""
+        if "message" in answer:
+            return Unanswered(render(from_json(answer["message"]), tr.catalog))
+        try:
+            return read_answer(answer)
+        except Unreadable as error:
+            return Unanswered(tr._("The referee's answer cannot be shown: {error}").format(error=error))
 
-    def on_state(self, state: dict) -> None:
+    @staticmethod
+    def words_of(heard: Refusal | Unanswered) -> str:
+        """A refusal in the players' language: the daemon's ``words``, else its English ``error``."""
+        if isinstance(heard, Refusal):
+            return heard.words or heard.error
+        return heard.words
+
+    def _took(self, answer: dict[str, Any]) -> None:
+        """The state a taken answer led to, as served, is the latest: its broadcast follows, the same state."""
+        self.state = answer["state"]
+
+    def on_state(self, state: dict[str, Any]) -> None:
         first = self.state is None
         self.state = state
-        self.last_language.keep(state.get("language"))
+        served = self.served
+        self.last_language.keep(served.language if served is not None else None)
         self._show(self._view(state))
         if first and self.manager is not None:
             self._say_when_drawn()
@@ -293,8 +343,9 @@ class DevetkaApp(App):
 
         def drawn(*_args: Any) -> None:
             Window.unbind(on_flip=drawn)
-            print(f"devetka ui: showing the referee's state (match {self.state.get('match_id')})",
-                  file=sys.__stderr__, flush=True)
+            served = self.served
+            match = served.match_id if served is not None else None
+            print(f"devetka ui: showing the referee's state (match {match})", file=sys.__stderr__, flush=True)
 
         Window.bind(on_flip=drawn)
 
@@ -307,51 +358,50 @@ class DevetkaApp(App):
         elif self.state is not None:
             self._show(self._view(self.state))
 
-    def on_answer(self, answer: dict) -> None:
-        command = (answer.get("request") or {}).get("cmd")
+    def on_answer(self, answer: dict[str, Any]) -> None:
+        request: dict[str, Any] = answer.get("request") or {}  # the client's: the request this answers, as sent
+        command = request.get("cmd")
+        heard = self.heard(answer)
         if command == "clock_pause":  # the clock's matter: no screen changes, and a refusal is nothing to show
-            self.clock_paused = bool(answer.get("ok")) and (answer.get("request") or {}).get("on") is True
-            if answer.get("state") is not None:
-                self.state = answer["state"]
+            self.clock_paused = isinstance(heard, Answer) and request.get("on") is True
+            if isinstance(heard, Answer):
+                self._took(answer)
                 self._show(self._view(self.state))
             return
         if command == "pin":
-            self.manager.get_screen("settings").answered_pin(answer)
+            self.manager.get_screen("settings").answered_pin(heard)
             return
-        if command in ("settings", "restart") and not answer.get("ok") and self.manager is not None:
-            self.manager.get_screen("settings").refused(answer)
+        if command in ("settings", "restart") and not isinstance(heard, Answer) and self.manager is not None:
+            self.manager.get_screen("settings").refused(heard)
             return
         if command == "restart":
             self.say(tr._("Restarting devetka…"))
             return
         if command == "results" and self.manager.current == "setup":
-            self.manager.get_screen("setup").offer_resume(answer)
+            self.manager.get_screen("setup").offer_resume(heard)
             return
         if command in ("results", "result"):
-            self.manager.get_screen("results").answered(answer)
+            self.manager.get_screen("results").answered(request, heard)
             return
-        if not answer.get("ok"):
-            self.say(self.words_of(answer))
+        if not isinstance(heard, Answer):
+            self.say(self.words_of(heard))
             return
         self.say("")
-        if answer.get("request") == {"cmd": "names"}:
-            self.manager.get_screen("setup").known = (answer.get("state") or {}).get("names") or []
+        if request == {"cmd": "names"}:
+            self.manager.get_screen("setup").known = given(heard.state.names) or []
             return
-        if answer.get("request") == {"cmd": "stats"}:
-            state = answer.get("state") or {}
-            if state.get("seq") == (self.state or {}).get("seq"):  # else a newer state has asked again
-                self.stats = stats_text(state.get("stats"), state.get("players") or (),
-                                        state.get("match_winner") is not None, tr.language)
+        if request == {"cmd": "stats"}:
+            served = self.served
+            if served is not None and heard.state.seq == served.seq:  # else a newer state has asked again
+                self.stats = stats_text(given(heard.state.stats), heard.state.players,
+                                        heard.state.match_winner is not None, tr.language)
             return
-        request = answer.get("request") or {}
-        if request.get("cmd") == "settings":
-            if answer.get("state") is not None:  # a language changed here is spoken from this answer on
-                self.state = answer["state"]
-                self._show(self._view(self.state))
-            self.manager.get_screen("settings").saved(answer, request)
+        if command == "settings":
+            self._took(answer)  # a language changed here is spoken from this answer on
+            self._show(self._view(self.state))
+            self.manager.get_screen("settings").saved(heard, request)
             return
-        if answer.get("state") is not None:  # the state after this tap: its broadcast follows, same state
-            self.state = answer["state"]
+        self._took(answer)
         if self.manager is not None and self.manager.current not in ("live", "choice", "summary"):
             self.manager.current = "live"
         self._show(self._view(self.state))
@@ -394,7 +444,8 @@ class DevetkaApp(App):
         if self.manager.current != "summary" or self.view.summary is None:
             self._stats_for = None
             return
-        shown = (self.view.summary.key, (self.state or {}).get("seq"))
+        served = self.served
+        shown = (self.view.summary.key, served.seq if served is not None else None)
         if shown != self._stats_for:
             self._stats_for = shown
             self.stats = ""

@@ -40,7 +40,18 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scoreboard.contract.read import Unreadable, contract_of, given, read_state
-from scoreboard.contract.records import CONTRACT, Action, Call, Health, NextFor, Ruling, Sensors, State, UndoShot
+from scoreboard.contract.records import (
+    CONTRACT,
+    Action,
+    Call,
+    Health,
+    NextFor,
+    Ruling,
+    Sensors,
+    State,
+    Stats,
+    UndoShot,
+)
 from scoreboard.core.inputs import (
     Concede,
     Cushion,
@@ -895,29 +906,24 @@ def next_screen(current: str, shown: View, dismissed: set[Any] | frozenset[Any] 
     return shown.screen
 
 
-STATS_ROWS = ((N_("Balls pocketed"), "balls"), (N_("Fouls"), "fouls"), (N_("Break-and-runs"), "break_and_runs"),
-              (N_("Nines on the break"), "nines_on_break"))
+def stats_text(stats: Stats | None, players: list[str] | None, match_over: bool, language: str | None = None) -> str:
+    """The summary's counts, one line each: the match's when it is over, else the rack's (the stats command's).
 
-
-def stats_text(stats: dict[str, Any] | None, players: list[str] | tuple[str, ...], match_over: bool,
-               language: str | None = None) -> str:
-    """The summary's counts, one line each: the match's when it is over, else the rack's.
-
-    >>> print(stats_text({"rack": {"balls": [4, 2], "fouls": [0, 1], "break_and_runs": [0, 0],
-    ...                            "nines_on_break": [0, 0]}}, ["Ana", "Ben"], False))
+    >>> from scoreboard.contract.read import read
+    >>> counts = {"balls": [4, 2], "fouls": [0, 1], "break_and_runs": [0, 0], "nines_on_break": [0, 0]}
+    >>> print(stats_text(read(Stats, {"match": counts, "rack": counts, "of_rack": 1}), ["Ana", "Ben"], False))
     Balls pocketed:  Ana 4  ·  Ben 2
     Fouls:  Ana 0  ·  Ben 1
     Break-and-runs:  Ana 0  ·  Ben 0
     Nines on the break:  Ana 0  ·  Ben 0
     """
-    if not stats or not players:
+    if stats is None or not players:
         return ""
-    counted = stats.get("match" if match_over else "rack")
-    if not counted:
-        return ""
+    counted = stats.match if match_over else stats.rack
     _ = catalog(language).gettext
-    return "\n".join(f"{_(label)}:  {players[0]} {counted[key][0]}  ·  {players[1]} {counted[key][1]}"
-                     for label, key in STATS_ROWS)
+    rows = ((N_("Balls pocketed"), counted.balls), (N_("Fouls"), counted.fouls),
+            (N_("Break-and-runs"), counted.break_and_runs), (N_("Nines on the break"), counted.nines_on_break))
+    return "\n".join(f"{_(label)}:  {players[0]} {pair[0]}  ·  {players[1]} {pair[1]}" for label, pair in rows)
 
 
 #: The setup screen's words for the profiles the daemon offers (``State.profiles``); "" is the screen's own
