@@ -54,7 +54,7 @@ from scoreboard.ui.screens import (  # noqa: F401
     why,
 )
 from scoreboard.ui.sound import Cues, Speaker
-from scoreboard.ui.viewmodel import View, next_screen, stats_text, view
+from scoreboard.ui.viewmodel import Button, View, next_screen, stats_text, view
 from scoreboard.ui.widgets import hex_rgba
 
 KV_DIR = Path(__file__).with_name("kv")
@@ -176,12 +176,12 @@ class DevetkaApp(App):
         self.state: dict[str, Any] | None = None
         """The latest state as served (the JSON object, decoded): what ``view`` draws; ``served`` is it read."""
         self._served: tuple[dict[str, Any] | None, State | None] = (None, None)
-        self.dismissed: set = set()
+        self.dismissed: set[Any] = set()
         self.client: ApiClient | None = None
         self.manager: ScreenManager | None = None
         self._message_event = None
         self._shown: View | None = None
-        self._stats_for: tuple | None = None
+        self._stats_for: tuple[Any, ...] | None = None
         self._clock_event: Any = None
         self.cues = Cues()
         """Which shot clock tone is due (``scoreboard.ui.sound``): from the served deadline, each once."""
@@ -292,7 +292,7 @@ class DevetkaApp(App):
         return (self.chosen_language or (served.language if served is not None else None) or self.kept_language
                 or self.table_config.table.language)
 
-    def _view(self, state: dict | None, connected: bool = True) -> View:
+    def _view(self, state: dict[str, Any] | None, connected: bool = True) -> View:
         """The view of ``state`` in the language spoken; the kv files' own words switch with it (``tr``)."""
         language = self.spoken()
         tr.switch(language)
@@ -361,34 +361,36 @@ class DevetkaApp(App):
     def on_answer(self, answer: dict[str, Any]) -> None:
         request: dict[str, Any] = answer.get("request") or {}  # the client's: the request this answers, as sent
         command = request.get("cmd")
-        heard = self.heard(answer)
+        heard, manager = self.heard(answer), self.manager
         if command == "clock_pause":  # the clock's matter: no screen changes, and a refusal is nothing to show
             self.clock_paused = isinstance(heard, Answer) and request.get("on") is True
             if isinstance(heard, Answer):
                 self._took(answer)
                 self._show(self._view(self.state))
             return
-        if command == "pin":
-            self.manager.get_screen("settings").answered_pin(heard)
+        if manager is None:  # answered before the screens were built: the state's broadcast follows
             return
-        if command in ("settings", "restart") and not isinstance(heard, Answer) and self.manager is not None:
-            self.manager.get_screen("settings").refused(heard)
+        if command == "pin":
+            manager.get_screen("settings").answered_pin(heard)
+            return
+        if command in ("settings", "restart") and not isinstance(heard, Answer):
+            manager.get_screen("settings").refused(heard)
             return
         if command == "restart":
             self.say(tr._("Restarting devetka…"))
             return
-        if command == "results" and self.manager.current == "setup":
-            self.manager.get_screen("setup").offer_resume(heard)
+        if command == "results" and manager.current == "setup":
+            manager.get_screen("setup").offer_resume(heard)
             return
         if command in ("results", "result"):
-            self.manager.get_screen("results").answered(request, heard)
+            manager.get_screen("results").answered(request, heard)
             return
         if not isinstance(heard, Answer):
             self.say(self.words_of(heard))
             return
         self.say("")
         if request == {"cmd": "names"}:
-            self.manager.get_screen("setup").known = given(heard.state.names) or []
+            manager.get_screen("setup").known = given(heard.state.names) or []
             return
         if request == {"cmd": "stats"}:
             served = self.served
@@ -399,11 +401,11 @@ class DevetkaApp(App):
         if command == "settings":
             self._took(answer)  # a language changed here is spoken from this answer on
             self._show(self._view(self.state))
-            self.manager.get_screen("settings").saved(heard, request)
+            manager.get_screen("settings").saved(heard, request)
             return
         self._took(answer)
-        if self.manager is not None and self.manager.current not in ("live", "choice", "summary"):
-            self.manager.current = "live"
+        if manager.current not in ("live", "choice", "summary"):
+            manager.current = "live"
         self._show(self._view(self.state))
 
     def _show(self, current: View) -> None:
@@ -441,7 +443,7 @@ class DevetkaApp(App):
 
     def _ask_stats(self) -> None:
         """The summary's counts for the summary and state shown, asked again whenever either changes."""
-        if self.manager.current != "summary" or self.view.summary is None:
+        if self.manager is None or self.manager.current != "summary" or self.view.summary is None:
             self._stats_for = None
             return
         served = self.served
@@ -471,7 +473,7 @@ class DevetkaApp(App):
     def send_foul(self, index: int) -> None:
         self.press(self.view.foul(index))
 
-    def press(self, button) -> None:
+    def press(self, button: Button) -> None:
         """A button of the view: its request sent, or, if the daemon says it cannot be tapped now, why not."""
         if not button.enabled:
             self.say(tr._(button.why) if button.why else tr._("not now"))
@@ -487,7 +489,7 @@ class DevetkaApp(App):
     def tap_request(self, name: str) -> None:
         self.press(self.view.buttons[name])
 
-    def send(self, request: dict) -> None:
+    def send(self, request: dict[str, Any]) -> None:
         """Send a tap's request; its answer, usually back within a few ms, is shown before the next frame."""
         if self.client is None:
             self.say(tr._("not connected to the referee (devetka run)"))
@@ -510,6 +512,7 @@ class DevetkaApp(App):
 
     def go(self, name: str) -> None:
         """Open a screen; ``live`` means whichever screen the state calls for."""
+        assert self.manager is not None, "a tap before the screens were built"
         self.say("")
         if name == "live":
             self.manager.current = next_screen("live", self.view, self.dismissed)
@@ -548,10 +551,11 @@ class DevetkaApp(App):
             field.insert_text(" " if key == "Space" else key.upper() if self.shift else key)
             self.shift = False
 
-    def leaving(self, request: dict) -> None:
+    def leaving(self, request: dict[str, Any]) -> None:
         """A new match or another resumed: sent at once, unless the match on the table is not over; then the
         players are asked first, the match named by its score (``screens/abandon.kv``)."""
         if self.view.abandon_text:
+            assert self.manager is not None, "a tap before the screens were built"
             self.manager.get_screen("abandon").waiting = request
             self.go("abandon")
         else:

@@ -11,7 +11,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from scoreboard.contract.read import given
 from scoreboard.contract.records import Answer, State
 from scoreboard.ui.language import tr
-from scoreboard.ui.night import board_note, chosen_row, code_note, night_rows
+from scoreboard.ui.night import NightRow, board_note, chosen_row, code_note, night_rows
 from scoreboard.ui.qr import modules, result_code
 from scoreboard.ui.widgets import DevetkaScreen
 
@@ -66,7 +66,7 @@ class ResultsScreen(DevetkaScreen):
                 self.note = tr._("No match was played at this table tonight.")
         elif given(state.match) == self.selected:  # else a later tap asked for another match's code
             self.served = state
-            self.board = given(state.board) or ""
+            self.board = _text(state.board)
             self._draw_code()
 
     def switch(self) -> None:
@@ -83,12 +83,13 @@ class ResultsScreen(DevetkaScreen):
             self.ids.code.rows = rows or ()
             self.note = board_note(self.selected, rows is not None, tr.language)
             return
-        code = result_code(given(state.result) or "", given(state.compact) or "")
+        code = result_code(_text(state.result), _text(state.compact))
         self.ids.code.rows = code.rows
         self.note = code_note(self.selected, code, tr.language)
 
     def _event_url(self) -> str | None:
-        return App.get_running_app().table_config.venue.event_url
+        url: str | None = App.get_running_app().table_config.venue.event_url
+        return url
 
     def pick(self, match: int) -> None:
         """Show this match's code: asked of the daemon, drawn when it answers (the night's event's at once)."""
@@ -103,7 +104,7 @@ class ResultsScreen(DevetkaScreen):
         self.note = tr._("Asking the referee for match {match}'s result…").format(match=match)
         App.get_running_app().send({"cmd": "result", "match": match})
 
-    def _fill(self, rows: tuple) -> None:
+    def _fill(self, rows: tuple[NightRow, ...]) -> None:
         box = self.ids.matches
         box.clear_widgets()
         if self._event_url() is not None:
@@ -115,3 +116,8 @@ class ResultsScreen(DevetkaScreen):
             button = Factory.NightButton(text=row.text, on_release=lambda tapped: self.pick(tapped.match))
             button.match = row.match  # a property of the kv rule: not known to the constructor
             box.add_widget(button)
+
+
+def _text(served: object) -> str:
+    """A text the result command serves (``result``, ``compact``, ``board``); "" where it serves none."""
+    return served if isinstance(served, str) else ""
