@@ -310,11 +310,11 @@ class DevetkaApp(App):
         """An answer as the client hands it over, read: the daemon's as the contract's ``Answer`` or ``Refusal``;
         the client's own failure (its ``message``: the referee never answered) or an answer that does not fit,
         ``Unanswered`` with its words in the language shown."""
-        if "message" in answer:
-            return Unanswered(render(from_json(answer["message"]), tr.catalog))
         try:
             return read_answer(answer)
         except Unreadable as error:
+            if "message" in answer and "code" not in answer:  # ApiClient's own: no code, words as messages
+                return Unanswered(render(from_json(answer["message"]), tr.catalog))
             return Unanswered(tr._("The referee's answer cannot be shown: {error}").format(error=error))
 
     @staticmethod
