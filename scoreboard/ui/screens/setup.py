@@ -35,12 +35,12 @@ class SetupScreen(DevetkaScreen):
     alternate = BooleanProperty(False)
     rails_sensed = BooleanProperty(False)
     strike_sensed = BooleanProperty(False)
-    """The table's sensed switches as the daemon serves them (``state["sensed"]``): the venue's, shown, not set."""
+    """The table's sensed switches as the daemon serves them (``State.sensed``): the venue's, shown, not set."""
     three_foul_rule = BooleanProperty(True)
     profile = StringProperty("")
-    """The rule profile picked (``state["profiles"]``), or "" for the screen's own options."""
+    """The rule profile picked (``State.profiles``), or "" for the screen's own options."""
     fixed = ListProperty()
-    """The options the picked profile (or a locked venue) fixes (``state["profile_fixes"]``): their switches are
+    """The options the picked profile (or a locked venue) fixes (``State.profile_fixes``): their switches are
     shown, not the players' to set."""
     points = BooleanProperty(False)
     """The profile plays for APA points: the steppers are the skill levels, not the race."""
@@ -87,10 +87,10 @@ class SetupScreen(DevetkaScreen):
         served = app.served
         self.rails_sensed = served is not None and served.sensed.rails_sensed
         self.strike_sensed = served is not None and served.sensed.strike_sensed
-        choices = profile_choices(app.state)
+        choices = profile_choices(app.served)
         # the profile of the match on now (or the config's), else the screen's own options (unless locked)
         self.profile = rules.get("profile") if rules.get("profile") in choices else choices[-1]
-        self.points = profile_scores_points(app.state, self.profile)
+        self.points = profile_scores_points(app.served, self.profile)
         self._show_profile()
         if self.points:
             self._skill_levels()
@@ -113,8 +113,8 @@ class SetupScreen(DevetkaScreen):
         skill levels (the match on now's, else the config's, else 3 each), and back to the race."""
         app = App.get_running_app()
         was = self.points
-        self.profile = next_profile(app.state, self.profile)
-        self.points = profile_scores_points(app.state, self.profile)
+        self.profile = next_profile(app.served, self.profile)
+        self.points = profile_scores_points(app.served, self.profile)
         self._show_profile()
         if self.points and not was:
             self._skill_levels()
@@ -124,7 +124,7 @@ class SetupScreen(DevetkaScreen):
     def _show_profile(self) -> None:
         """The break and three-foul switches show the picked profile's values (and are off where it fixes them)."""
         app = App.get_running_app()
-        self.fixed = profile_fixes(app.state, self.profile)
+        self.fixed = profile_fixes(app.served, self.profile)
         offered = app.served.profiles.get(self.profile) if app.served is not None else None
         if offered is not None:
             self.alternate = offered.get("break") == "alternate"
@@ -155,7 +155,7 @@ class SetupScreen(DevetkaScreen):
     def start(self) -> None:
         rules = {"break": "alternate" if self.alternate else "winner", "three_foul_rule": self.three_foul_rule}
         app = App.get_running_app()
-        app.leaving(setup_request(app.state, self.profile, (self.ids.name0.text, self.ids.name1.text),
+        app.leaving(setup_request(app.served, self.profile, (self.ids.name0.text, self.ids.name1.text),
                                   (int(self.ids.race0.value), int(self.ids.race1.value)), self.breaker, rules,
                                   self.language or None))
 

@@ -34,5 +34,5 @@ class SummaryScreen(DevetkaScreen):
         skill = given(served.apa_skill)
         breaker = served.rematch_breaker
         app.send(match_start((served.players[0], served.players[1]), (race[0], race[1]),
-                             breaker if breaker is not None else 0, rematch_rules(app.state),
+                             breaker if breaker is not None else 0, rematch_rules(served),
                              (skill[0], skill[1]) if skill else None, served.language))
