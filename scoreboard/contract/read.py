@@ -30,7 +30,7 @@ from typing import Annotated, Any, TypeVar, Union, cast
 import msgspec
 from msgspec import UnsetType
 
-from scoreboard.contract.records import CONTRACT, Record, State
+from scoreboard.contract.records import CONTRACT, Answer, Record, Refusal, State
 
 R = TypeVar("R", bound=Record)
 T = TypeVar("T")
@@ -53,6 +53,21 @@ def read(record: type[R], served: Any) -> R:
 def read_state(served: Any) -> State:
     """A served state, read tolerantly (``read``)."""
     return read(State, served)
+
+
+def read_answer(served: Any) -> Answer | Refusal:
+    """A request's answer, read tolerantly (``read``): an ``Answer`` (``ok`` true, the state it led to, with what
+    the command adds: ``names``, ``stats``, ``results``...) or a ``Refusal`` (its ``code`` and words).
+
+    >>> read_answer({"id": 7, "ok": False, "error": "not now", "words": "ne sada", "code": "not_now"}).code
+    'not_now'
+    >>> read_answer({"id": 7, "ok": True, "state": {"type": "state"}})
+    Traceback (most recent call last):
+    ...
+    scoreboard.contract.read.Unreadable: a served Answer does not fit contract 1: Object missing required field ...
+    """
+    taken = isinstance(served, dict) and served.get("ok") is True
+    return read(Answer, served) if taken else read(Refusal, served)
 
 
 def contract_of(served: Any) -> int:

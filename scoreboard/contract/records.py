@@ -261,6 +261,37 @@ class NextFor(Record, frozen=True, kw_only=True):
     match: Annotated[str | None, Meta(description="the event's next match; null: out, the event won, standings")]
 
 
+class Counts(Record, frozen=True, kw_only=True):
+    """The summary screen's counts of a rack or a match (``scoreboard.core.stats``), each [player 0's, player 1's]."""
+
+    balls: Annotated[Pair, Meta(description="object balls pocketed on shots that were not fouls")]
+    fouls: Pair
+    break_and_runs: Pair
+    nines_on_break: Pair
+
+
+class Stats(Record, frozen=True, kw_only=True):
+    """The stats command's counts: the whole match's and those of the last shot's rack."""
+
+    match: Counts
+    rack: Counts
+    of_rack: Annotated[int, Meta(ge=0, description="the rack ``rack`` counts")]
+
+
+#: A setting's value, by its dotted name (``table.id``, ``ui.sound``: README, "Settings changed at the table").
+Setting = str | int | float | bool | None
+
+
+class Settings(Record, frozen=True, kw_only=True):
+    """The settings command's answer (behind the PIN): the table's settings the touchscreen changes."""
+
+    overrides: Annotated[dict[str, Setting], Meta(description="the settings changed on the touchscreen, by name")]
+    effective: Annotated[dict[str, Setting], Meta(
+        description="every setting the touchscreen changes, as in effect (the PIN never shown)")]
+    pin_chosen: Annotated[bool, Meta(description="a PIN is chosen")]
+    file: Annotated[str, Meta(description="the file the touchscreen's changes are kept in")]
+
+
 class State(Record, frozen=True, kw_only=True):
     """The state: the replay state line of match-log.md plus the daemon's fields (docs/mqtt.md, ``state``)."""
 
@@ -342,14 +373,15 @@ class State(Record, frozen=True, kw_only=True):
     limits: Annotated[Limits, Meta(description="the bounds of a new match's numbers")]
     # What a command's answer adds to the state it answers with (README, "The rules daemon"); never broadcast.
     names: Annotated[list[str] | UnsetType, Meta(description="the names command: the players' names stored")] = UNSET
-    stats: Annotated[dict[str, Any] | None | UnsetType, Meta(description="the stats command: the counts")] = UNSET
+    stats: Annotated[Stats | None | UnsetType, Meta(
+        description="the stats command: the counts (null: no match)")] = UNSET
     results: Annotated[dict[str, Any] | UnsetType, Meta(description="the results command: tonight's")] = UNSET
     match: Annotated[int | UnsetType, Meta(description="the result command: the match asked for")] = UNSET
     result: Annotated[str | None | UnsetType, Meta(description="the result command: the result text")] = UNSET
     compact: Annotated[str | None | UnsetType, Meta(description="the result command: the compact text")] = UNSET
     board: Annotated[str | None | UnsetType, Meta(
         description="the result command: the match's page on the venue board ([venue] url), null with none")] = UNSET
-    settings: Annotated[dict[str, Any] | UnsetType, Meta(description="the settings command: overrides, values")] = UNSET
+    settings: Annotated[Settings | UnsetType, Meta(description="the settings command: overrides, values")] = UNSET
     restart: Annotated[bool | UnsetType, Meta(description="the settings command: a change waits for a restart")] = UNSET
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,8 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
 from scoreboard.adapters.local_api.client import ApiClient
+from scoreboard.contract.read import Unreadable, given, read_answer, read_state
+from scoreboard.contract.records import Answer, Refusal, State
 from scoreboard.core.messages import from_json, render
 
 # The widget modules and the screens' are imported for the classes the kv rules name (a widget class registers
@@ -51,7 +54,7 @@ from scoreboard.ui.screens import (  # noqa: F401
     why,
 )
 from scoreboard.ui.sound import Cues, Speaker
-from scoreboard.ui.viewmodel import View, next_screen, stats_text, view
+from scoreboard.ui.viewmodel import Button, View, next_screen, stats_text, view
 from scoreboard.ui.widgets import hex_rgba
 
 KV_DIR = Path(__file__).with_name("kv")
@@ -73,6 +76,27 @@ CLOCK_TICK_S = 0.1
 #: drawn at once would show only the button let go, and the answer one frame later (on llvmpipe under load a
 #: frame is 40-160 ms). An answer later than this is shown when it comes, as before.
 ANSWER_WAIT_S = 0.05
+
+
+@dataclass(frozen=True)
+class Unanswered:
+    """A request with no answer of the daemon's to go by: the client's own failure (the referee never answered)
+    or an answer that does not fit the contract (its field named); ``words`` in the language shown."""
+
+    words: str
+
+
+#: A request's answer as the screens take it: taken (the state it led to), refused (its code), or neither.
+Heard = Answer | Refusal | Unanswered
+
+
+def readable(state: dict[str, Any] | None) -> State | None:
+    """A served state as the contract's record; None before one is heard and for one that does not fit (the view
+    names its field over every screen: ``viewmodel.unreadable``)."""
+    try:
+        return None if state is None else read_state(state)
+    except Unreadable:
+        return None
 
 
 class _NoCutBuffer(logging.Filter):
@@ -149,13 +173,15 @@ class DevetkaApp(App):
 
         self.socket_path = socket_path
         self.table_config = config if config is not None else Config()
-        self.state: dict | None = None
-        self.dismissed: set = set()
+        self.state: dict[str, Any] | None = None
+        """The latest state as served (the JSON object, decoded): what ``view`` draws; ``served`` is it read."""
+        self._served: tuple[dict[str, Any] | None, State | None] = (None, None)
+        self.dismissed: set[Any] = set()
         self.client: ApiClient | None = None
         self.manager: ScreenManager | None = None
         self._message_event = None
         self._shown: View | None = None
-        self._stats_for: tuple | None = None
+        self._stats_for: tuple[Any, ...] | None = None
         self._clock_event: Any = None
         self.cues = Cues()
         """Which shot clock tone is due (``scoreboard.ui.sound``): from the served deadline, each once."""
@@ -250,13 +276,23 @@ class DevetkaApp(App):
 
     # What the daemon says.
 
+    @property
+    def served(self) -> State | None:
+        """The latest state as the contract's record (``readable``), read once per state."""
+        state, record = self._served
+        if state is not self.state:
+            record = readable(self.state)
+            self._served = (self.state, record)
+        return record
+
     def spoken(self) -> str:
         """The language to speak: the setup screen's choice, else the daemon's (the match's or the table's), else
         before the daemon is heard the one it last served (``LastLanguage``), else the config's."""
-        return (self.chosen_language or (self.state or {}).get("language") or self.kept_language
+        served = self.served
+        return (self.chosen_language or (served.language if served is not None else None) or self.kept_language
                 or self.table_config.table.language)
 
-    def _view(self, state: dict | None, connected: bool = True) -> View:
+    def _view(self, state: dict[str, Any] | None, connected: bool = True) -> View:
         """The view of ``state`` in the language spoken; the kv files' own words switch with it (``tr``)."""
         language = self.spoken()
         tr.switch(language)
@@ -270,19 +306,33 @@ class DevetkaApp(App):
         for screen in self.manager.screens if self.manager is not None else ():
             screen.show(self.view)
 
-    def words_of(self, answer: dict) -> str:
-        """A refusal in the players' language: the daemon's ``words``, the client's own ``message`` said in the
-        language shown (the referee never answered), else the English ``error``."""
-        if answer.get("words"):
-            return str(answer["words"])
-        if answer.get("message"):
-            return render(from_json(answer["message"]), tr.catalog)
-        return str(answer.get("error") or tr._("refused"))
+    def heard(self, answer: dict[str, Any]) -> Heard:
+        """An answer as the client hands it over, read: the daemon's as the contract's ``Answer`` or ``Refusal``;
+        the client's own failure (its ``message``: the referee never answered) or an answer that does not fit,
+        ``Unanswered`` with its words in the language shown."""
+        try:
+            return read_answer(answer)
+        except Unreadable as error:
+            if "message" in answer and "code" not in answer:  # ApiClient's own: no code, words as messages
+                return Unanswered(render(from_json(answer["message"]), tr.catalog))
+            return Unanswered(tr._("The referee's answer cannot be shown: {error}").format(error=error))
 
-    def on_state(self, state: dict) -> None:
+    @staticmethod
+    def words_of(heard: Refusal | Unanswered) -> str:
+        """A refusal in the players' language: the daemon's ``words``, else its English ``error``."""
+        if isinstance(heard, Refusal):
+            return heard.words or heard.error
+        return heard.words
+
+    def _took(self, answer: dict[str, Any]) -> None:
+        """The state a taken answer led to, as served, is the latest: its broadcast follows, the same state."""
+        self.state = answer["state"]
+
+    def on_state(self, state: dict[str, Any]) -> None:
         first = self.state is None
         self.state = state
-        self.last_language.keep(state.get("language"))
+        served = self.served
+        self.last_language.keep(served.language if served is not None else None)
         self._show(self._view(state))
         if first and self.manager is not None:
             self._say_when_drawn()
@@ -293,8 +343,9 @@ class DevetkaApp(App):
 
         def drawn(*_args: Any) -> None:
             Window.unbind(on_flip=drawn)
-            print(f"devetka ui: showing the referee's state (match {self.state.get('match_id')})",
-                  file=sys.__stderr__, flush=True)
+            served = self.served
+            match = served.match_id if served is not None else None
+            print(f"devetka ui: showing the referee's state (match {match})", file=sys.__stderr__, flush=True)
 
         Window.bind(on_flip=drawn)
 
@@ -307,53 +358,54 @@ class DevetkaApp(App):
         elif self.state is not None:
             self._show(self._view(self.state))
 
-    def on_answer(self, answer: dict) -> None:
-        command = (answer.get("request") or {}).get("cmd")
+    def on_answer(self, answer: dict[str, Any]) -> None:
+        request: dict[str, Any] = answer.get("request") or {}  # the client's: the request this answers, as sent
+        command = request.get("cmd")
+        heard, manager = self.heard(answer), self.manager
         if command == "clock_pause":  # the clock's matter: no screen changes, and a refusal is nothing to show
-            self.clock_paused = bool(answer.get("ok")) and (answer.get("request") or {}).get("on") is True
-            if answer.get("state") is not None:
-                self.state = answer["state"]
+            self.clock_paused = isinstance(heard, Answer) and request.get("on") is True
+            if isinstance(heard, Answer):
+                self._took(answer)
                 self._show(self._view(self.state))
             return
-        if command == "pin":
-            self.manager.get_screen("settings").answered_pin(answer)
+        if manager is None:  # answered before the screens were built: the state's broadcast follows
             return
-        if command in ("settings", "restart") and not answer.get("ok") and self.manager is not None:
-            self.manager.get_screen("settings").refused(answer)
+        if command == "pin":
+            manager.get_screen("settings").answered_pin(heard)
+            return
+        if command in ("settings", "restart") and not isinstance(heard, Answer):
+            manager.get_screen("settings").refused(heard)
             return
         if command == "restart":
             self.say(tr._("Restarting devetka…"))
             return
-        if command == "results" and self.manager.current == "setup":
-            self.manager.get_screen("setup").offer_resume(answer)
+        if command == "results" and manager.current == "setup":
+            manager.get_screen("setup").offer_resume(heard)
             return
         if command in ("results", "result"):
-            self.manager.get_screen("results").answered(answer)
+            manager.get_screen("results").answered(request, heard)
             return
-        if not answer.get("ok"):
-            self.say(self.words_of(answer))
+        if not isinstance(heard, Answer):
+            self.say(self.words_of(heard))
             return
         self.say("")
-        if answer.get("request") == {"cmd": "names"}:
-            self.manager.get_screen("setup").known = (answer.get("state") or {}).get("names") or []
+        if request == {"cmd": "names"}:
+            manager.get_screen("setup").known = given(heard.state.names) or []
             return
-        if answer.get("request") == {"cmd": "stats"}:
-            state = answer.get("state") or {}
-            if state.get("seq") == (self.state or {}).get("seq"):  # else a newer state has asked again
-                self.stats = stats_text(state.get("stats"), state.get("players") or (),
-                                        state.get("match_winner") is not None, tr.language)
+        if request == {"cmd": "stats"}:
+            served = self.served
+            if served is not None and heard.state.seq == served.seq:  # else a newer state has asked again
+                self.stats = stats_text(given(heard.state.stats), heard.state.players,
+                                        heard.state.match_winner is not None, tr.language)
             return
-        request = answer.get("request") or {}
-        if request.get("cmd") == "settings":
-            if answer.get("state") is not None:  # a language changed here is spoken from this answer on
-                self.state = answer["state"]
-                self._show(self._view(self.state))
-            self.manager.get_screen("settings").saved(answer, request)
+        if command == "settings":
+            self._took(answer)  # a language changed here is spoken from this answer on
+            self._show(self._view(self.state))
+            manager.get_screen("settings").saved(heard, request)
             return
-        if answer.get("state") is not None:  # the state after this tap: its broadcast follows, same state
-            self.state = answer["state"]
-        if self.manager is not None and self.manager.current not in ("live", "choice", "summary"):
-            self.manager.current = "live"
+        self._took(answer)
+        if manager.current not in ("live", "choice", "summary"):
+            manager.current = "live"
         self._show(self._view(self.state))
 
     def _show(self, current: View) -> None:
@@ -391,10 +443,11 @@ class DevetkaApp(App):
 
     def _ask_stats(self) -> None:
         """The summary's counts for the summary and state shown, asked again whenever either changes."""
-        if self.manager.current != "summary" or self.view.summary is None:
+        if self.manager is None or self.manager.current != "summary" or self.view.summary is None:
             self._stats_for = None
             return
-        shown = (self.view.summary.key, (self.state or {}).get("seq"))
+        served = self.served
+        shown = (self.view.summary.key, served.seq if served is not None else None)
         if shown != self._stats_for:
             self._stats_for = shown
             self.stats = ""
@@ -420,7 +473,7 @@ class DevetkaApp(App):
     def send_foul(self, index: int) -> None:
         self.press(self.view.foul(index))
 
-    def press(self, button) -> None:
+    def press(self, button: Button) -> None:
         """A button of the view: its request sent, or, if the daemon says it cannot be tapped now, why not."""
         if not button.enabled:
             self.say(tr._(button.why) if button.why else tr._("not now"))
@@ -436,7 +489,7 @@ class DevetkaApp(App):
     def tap_request(self, name: str) -> None:
         self.press(self.view.buttons[name])
 
-    def send(self, request: dict) -> None:
+    def send(self, request: dict[str, Any]) -> None:
         """Send a tap's request; its answer, usually back within a few ms, is shown before the next frame."""
         if self.client is None:
             self.say(tr._("not connected to the referee (devetka run)"))
@@ -459,6 +512,7 @@ class DevetkaApp(App):
 
     def go(self, name: str) -> None:
         """Open a screen; ``live`` means whichever screen the state calls for."""
+        assert self.manager is not None, "a tap before the screens were built"
         self.say("")
         if name == "live":
             self.manager.current = next_screen("live", self.view, self.dismissed)
@@ -497,10 +551,11 @@ class DevetkaApp(App):
             field.insert_text(" " if key == "Space" else key.upper() if self.shift else key)
             self.shift = False
 
-    def leaving(self, request: dict) -> None:
+    def leaving(self, request: dict[str, Any]) -> None:
         """A new match or another resumed: sent at once, unless the match on the table is not over; then the
         players are asked first, the match named by its score (``screens/abandon.kv``)."""
         if self.view.abandon_text:
+            assert self.manager is not None, "a tap before the screens were built"
             self.manager.get_screen("abandon").waiting = request
             self.go("abandon")
         else:

@@ -48,7 +48,7 @@ TONES = {
 }
 
 
-def samples(tone: Tone) -> array:
+def samples(tone: Tone) -> array[int]:
     """The tone as signed 16-bit mono samples at ``RATE``."""
     out = array("h", bytes(2 * round(tone.length * RATE)))
     weight = sum(tone.harmonics)

@@ -40,7 +40,18 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scoreboard.contract.read import Unreadable, contract_of, given, read_state
-from scoreboard.contract.records import CONTRACT, Action, Call, Health, NextFor, Ruling, Sensors, State, UndoShot
+from scoreboard.contract.records import (
+    CONTRACT,
+    Action,
+    Call,
+    Health,
+    NextFor,
+    Ruling,
+    Sensors,
+    State,
+    Stats,
+    UndoShot,
+)
 from scoreboard.core.inputs import (
     Concede,
     Cushion,
@@ -895,29 +906,24 @@ def next_screen(current: str, shown: View, dismissed: set[Any] | frozenset[Any] 
     return shown.screen
 
 
-STATS_ROWS = ((N_("Balls pocketed"), "balls"), (N_("Fouls"), "fouls"), (N_("Break-and-runs"), "break_and_runs"),
-              (N_("Nines on the break"), "nines_on_break"))
+def stats_text(stats: Stats | None, players: list[str] | None, match_over: bool, language: str | None = None) -> str:
+    """The summary's counts, one line each: the match's when it is over, else the rack's (the stats command's).
 
-
-def stats_text(stats: dict[str, Any] | None, players: list[str] | tuple[str, ...], match_over: bool,
-               language: str | None = None) -> str:
-    """The summary's counts, one line each: the match's when it is over, else the rack's.
-
-    >>> print(stats_text({"rack": {"balls": [4, 2], "fouls": [0, 1], "break_and_runs": [0, 0],
-    ...                            "nines_on_break": [0, 0]}}, ["Ana", "Ben"], False))
+    >>> from scoreboard.contract.read import read
+    >>> counts = {"balls": [4, 2], "fouls": [0, 1], "break_and_runs": [0, 0], "nines_on_break": [0, 0]}
+    >>> print(stats_text(read(Stats, {"match": counts, "rack": counts, "of_rack": 1}), ["Ana", "Ben"], False))
     Balls pocketed:  Ana 4  ·  Ben 2
     Fouls:  Ana 0  ·  Ben 1
     Break-and-runs:  Ana 0  ·  Ben 0
     Nines on the break:  Ana 0  ·  Ben 0
     """
-    if not stats or not players:
+    if stats is None or not players:
         return ""
-    counted = stats.get("match" if match_over else "rack")
-    if not counted:
-        return ""
+    counted = stats.match if match_over else stats.rack
     _ = catalog(language).gettext
-    return "\n".join(f"{_(label)}:  {players[0]} {counted[key][0]}  ·  {players[1]} {counted[key][1]}"
-                     for label, key in STATS_ROWS)
+    rows = ((N_("Balls pocketed"), counted.balls), (N_("Fouls"), counted.fouls),
+            (N_("Break-and-runs"), counted.break_and_runs), (N_("Nines on the break"), counted.nines_on_break))
+    return "\n".join(f"{_(label)}:  {players[0]} {pair[0]}  ·  {players[1]} {pair[1]}" for label, pair in rows)
 
 
 #: The setup screen's words for the profiles the daemon offers (``State.profiles``); "" is the screen's own
@@ -925,26 +931,20 @@ def stats_text(stats: dict[str, Any] | None, players: list[str] | tuple[str, ...
 PROFILE_WORDS = {"wpa": N_("WPA"), "apa9": N_("APA 9-ball"), "bar": N_("Bar rules"), "": N_("Own options")}
 
 
-def _read(state: dict[str, Any] | None) -> State | None:
-    """The state the setup screen and a rematch build on: None before one is heard, and for one that does not
-    fit (``view`` names its field on the screen; the setup screen then offers its own options)."""
-    try:
-        return read_state(state) if state else None
-    except Unreadable:
-        return None
+# The setup screen and a rematch build on the state read (``DevetkaApp.served``): None before one is heard, and for
+# one that does not fit (``view`` names its field on the screen; the setup screen then offers its own options).
 
 
-def profile_choices(state: dict[str, Any] | None) -> list[str]:
+def profile_choices(served: State | None) -> list[str]:
     """The profiles the setup screen may pick, in the daemon's order; the screen's own options too, unless the
     venue locked a profile."""
-    served = _read(state)
     offered = list(served.profiles) if served is not None else []
     return offered if served is not None and served.profile_locked and offered else [*offered, ""]
 
 
-def next_profile(state: dict[str, Any] | None, current: str) -> str:
+def next_profile(served: State | None, current: str) -> str:
     """The profile a tap on the setup screen's "Rules" button picks after ``current``."""
-    choices = profile_choices(state)
+    choices = profile_choices(served)
     return choices[(choices.index(current) + 1) % len(choices)] if current in choices else choices[0]
 
 
@@ -953,14 +953,13 @@ def _profile(served: State | None, profile: str) -> dict[str, str | int | bool |
     return served.profiles.get(profile) if served is not None and profile else None
 
 
-def profile_scores_points(state: dict[str, Any] | None, profile: str) -> bool:
+def profile_scores_points(served: State | None, profile: str) -> bool:
     """Whether the served profile plays for APA points (the setup screen then asks skill levels, not a race)."""
-    return (_profile(_read(state), profile) or {}).get("scoring") == "apa"
+    return (_profile(served, profile) or {}).get("scoring") == "apa"
 
 
-def profile_fixes(state: dict[str, Any] | None, profile: str) -> list[str]:
+def profile_fixes(served: State | None, profile: str) -> list[str]:
     """The options the daemon says ``profile`` fixes (``State.profile_fixes``; none for the screen's own)."""
-    served = _read(state)
     return list(served.profile_fixes.get(profile, [])) if served is not None else []
 
 
@@ -968,7 +967,7 @@ def profile_fixes(state: dict[str, Any] | None, profile: str) -> list[str]:
 SENSED = ("rails_sensed", "strike_sensed")
 
 
-def setup_request(state: dict[str, Any] | None, profile: str, players: tuple[str, str], counts: tuple[int, int],
+def setup_request(read: State | None, profile: str, players: tuple[str, str], counts: tuple[int, int],
                   breaker: int, switches: dict[str, Any], language: str | None = None) -> dict[str, Any]:
     """The setup screen's ``new_match``, with only what the players set: the profile (``""``: the screen's own
     options, ``null`` to the daemon), and each of the screen's ``switches`` the profile leaves open and the players
@@ -980,16 +979,16 @@ def setup_request(state: dict[str, Any] | None, profile: str, players: tuple[str
     >>> from scoreboard.referee.referee import Referee
     >>> folder = tempfile.TemporaryDirectory()
     >>> referee = Referee.open(folder.name + "/devetka.db")
-    >>> setup_request(referee.state(), "wpa", ("Ana", "Ben"), (3, 3), 0, {"break": "alternate",
+    >>> served = read_state(referee.state())
+    >>> setup_request(served, "wpa", ("Ana", "Ben"), (3, 3), 0, {"break": "alternate",
     ...               "three_foul_rule": True, "rails_sensed": True})["match_start"]["rules"]
     {'profile': 'wpa', 'break': 'alternate'}
-    >>> setup_request(referee.state(), "apa9", ("Ana", "Ben"), (3, 12), 0, {})["match_start"]["apa_skill"]
+    >>> setup_request(served, "apa9", ("Ana", "Ben"), (3, 12), 0, {})["match_start"]["apa_skill"]
     [3, 9]
     >>> referee.close(); folder.cleanup()
     """
-    read = _read(state)
     served = _profile(read, profile)
-    fixed = profile_fixes(state, profile)
+    fixed = profile_fixes(read, profile)
     rules: dict[str, Any] = {"profile": profile or None}
     for option, value in switches.items():
         if option in SENSED or option in fixed:
@@ -1003,7 +1002,7 @@ def setup_request(state: dict[str, Any] | None, profile: str, players: tuple[str
     return match_start(players, counts, breaker, rules, language=language)
 
 
-def rematch_rules(state: dict[str, Any] | None) -> dict[str, Any]:
+def rematch_rules(served: State | None) -> dict[str, Any]:
     """The rules a rematch asks for: the match's own, but the sensed switches (the table's, for the daemon to
     give) and with its profile said, none included (so the venue's profile does not replace the match's own
     options).
@@ -1015,12 +1014,11 @@ def rematch_rules(state: dict[str, Any] | None) -> dict[str, Any]:
     >>> answer = referee.handle({"cmd": "new_match", "match_start": {"type": "match_start", "v": 1,
     ...     "players": ["Ana", "Ben"], "race": [3, 3], "breaker": 0,
     ...     "rules": {"break": "alternate", "rails_sensed": True, "shot_clock": True}}})
-    >>> {option: value for option, value in rematch_rules(answer.state).items()
+    >>> {option: value for option, value in rematch_rules(read_state(answer.state)).items()
     ...  if option in ("break", "rails_sensed", "shot_clock", "profile")}
     {'break': 'alternate', 'shot_clock': True, 'profile': None}
     >>> referee.close(); folder.cleanup()
     """
-    served = _read(state)
     rules = {option: value for option, value in ((served.rules if served else None) or {}).items()
              if option not in SENSED}
     rules.setdefault("profile", None)

@@ -7,9 +7,21 @@ import orjson
 import pytest
 
 from scoreboard.contract import present
-from scoreboard.contract.read import Unreadable, read, read_state, reader
-from scoreboard.contract.records import Actions, Answer, Ruling, ShotClock, State, VerdictEvent
+from scoreboard.contract.read import Unreadable, given, read, read_answer, read_state, reader
+from scoreboard.contract.records import (
+    Actions,
+    Answer,
+    Refusal,
+    Ruling,
+    Settings,
+    ShotClock,
+    State,
+    Stats,
+    VerdictEvent,
+)
 from scoreboard.referee.referee import Referee
+from scoreboard.referee.service import Service
+from scoreboard.referee.settings import Overrides, path_beside
 from tests.served import valid
 
 START = {"type": "match_start", "v": 1, "players": ["Ana", "Ben"], "race": [2, 2], "breaker": 0,
@@ -90,3 +102,28 @@ def test_the_contract_is_read_alone_when_the_rest_does_not_fit(served):
     assert contract_of(served) == 1 and contract_of(dict(served, contract=2, score="2-1")) == 2
     assert contract_of({name: value for name, value in served.items() if name != "contract"}) == 0  # an older table
     assert contract_of(dict(served, contract="2")) == 0 and contract_of(None) == 0
+
+
+def test_an_answer_reads_taken_with_what_its_command_adds_or_refused_with_its_code(tmp_path):
+    store = tmp_path / "d.db"
+    referee = Referee.open(store)
+    referee.overrides = Overrides(path_beside(store), {"ui": {"pin": "4711"}})
+    heard: list[dict] = []
+    service = Service(referee)
+    for request in [{"cmd": "new_match", "match_start": START}, *SHOT, {"id": 1, "cmd": "stats"},
+                    {"id": 2, "cmd": "settings"}, {"id": 3, "cmd": "settings", "set": {"table.id": "bar2"}}]:
+        service.request(orjson.dumps(request), heard.append, "socket")
+    stats, settings, refused = (valid("result", orjson.loads(orjson.dumps(answer))) for answer in heard[-3:])
+    counted = given(read_answer(stats).state.stats)
+    assert isinstance(counted, Stats) and msgspec.to_builtins(counted) == referee.stats()
+    shown = given(read_answer(settings).state.settings)
+    assert isinstance(shown, Settings) and shown.pin_chosen and shown.effective["table.id"] == "table1"
+    assert "ui.pin" not in shown.effective  # a PIN is checked, never shown
+    refusal = read_answer(dict(refused, request={"cmd": "settings"}))  # the client's own fields are ignored
+    assert isinstance(refusal, Refusal) and refusal.id == 3 and refusal.code == "pin_required" and refusal.words
+    referee.close()
+    unfit = dict(settings, state=dict(settings["state"], settings=dict(settings["state"]["settings"], effective=[])))
+    with pytest.raises(Unreadable, match=r"^a served Answer does not fit .*`\$\.state\.settings\.effective`"):
+        read_answer(unfit)
+    with pytest.raises(Unreadable, match=r"^a served Refusal does not fit contract 1: .*`\$\.code`"):
+        read_answer(dict(refused, code="pin_forgotten"))

@@ -1508,3 +1508,25 @@ def test_with_the_venue_boards_address_the_results_offer_the_nights_event_as_a_c
         app.dispatch("on_stop")
         kivy_window.remove_widget(root)
         App._running_app = None
+
+
+def test_an_answer_that_does_not_fit_is_said_naming_its_field_and_a_refusal_in_its_words(tmp_path):
+    """The message bar's words for an answer (``DevetkaApp.heard``, then ``words_of``): a refusal in the players'
+    language, the client's own failure in the language shown, and an answer of a later release that does not fit
+    naming its field, as the banner names a state's (tests/ui/test_viewmodel.py), never raising."""
+    from scoreboard.adapters.local_api.client import ApiClient
+    from scoreboard.ui.app import DevetkaApp, Unanswered
+
+    app = DevetkaApp(socket_path=str(tmp_path / "none.sock"), last_language=tmp_path / "last-language")
+    refusal = {"id": 4, "ok": False, "error": "not now", "words": "ne sada", "code": "not_now",
+               "request": {"type": "undo"}, "took_ms": 3}
+    assert app.words_of(app.heard(refusal)) == "ne sada"
+    assert app.words_of(app.heard(dict(refusal, words=None))) == "not now"
+    unfit = app.heard(dict(refusal, code="not_yet"))
+    assert isinstance(unfit, Unanswered) and app.words_of(unfit).startswith(
+        "The referee's answer cannot be shown: a served Refusal does not fit contract 1: Invalid enum value")
+    assert "`$.code`" in unfit.words
+    taken = app.heard({"id": 5, "ok": True, "state": {"type": "state", "contract": 1}, "request": {"cmd": "stats"}})
+    assert isinstance(taken, Unanswered) and "missing required field" in taken.words and "`$.state`" in taken.words
+    unsent = ApiClient(str(tmp_path / "none.sock")).send({"cmd": "stats"})  # the referee never answered
+    assert app.words_of(app.heard(unsent)) == "not connected to the referee (devetka run): the tap was not sent"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from scoreboard.contract.read import read_state
 from scoreboard.core.inputs import to_json
 from scoreboard.referee.referee import Referee
 from scoreboard.sensing.interface import Health
@@ -380,7 +381,7 @@ def test_safety_and_timeout_are_refused_in_words_outside_apa(referee):
 
 def test_the_setup_screen_picks_among_the_served_profiles(referee):
     from scoreboard.ui.viewmodel import next_profile, profile_choices, profile_scores_points, setup_request
-    state = referee.state()
+    state = read_state(valid("state", referee.state()))
     assert profile_choices(state) == ["wpa", "apa9", "bar", ""]
     assert next_profile(state, "bar") == "" and next_profile(state, "") == "wpa"
     assert profile_scores_points(state, "apa9") and not profile_scores_points(state, "wpa")
@@ -406,7 +407,7 @@ def test_a_venue_s_locked_profile_is_the_only_one_offered(tmp_path):
     config = parse('[match]\nprofile = "apa9"\nlocked = true\napa_skill = [3, 5]\n')
     referee = Referee.open(tmp_path / "devetka.db", defaults=config.match)
     try:
-        state = valid("state", referee.state())
+        state = read_state(valid("state", referee.state()))
         assert profile_choices(state) == ["apa9"] and next_profile(state, "") == "apa9"
         assert "push_outs" in profile_fixes(state, "apa9") and profile_fixes(state, "") == []
     finally:

@@ -3,6 +3,8 @@ it; once confirmed, it stays in tonight's results, to be resumed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from kivy.app import App
 
 from scoreboard.ui.widgets import DevetkaScreen
@@ -11,7 +13,7 @@ from scoreboard.ui.widgets import DevetkaScreen
 class AbandonScreen(DevetkaScreen):
     """Asks the players, naming the match by its score (``View.abandon_text``); ``waiting`` goes once confirmed."""
 
-    waiting: dict | None = None
+    waiting: dict[str, Any] | None = None
     """The request (a new match, a resume) waiting for the match on the table to be left unfinished
     (``DevetkaApp.leaving``)."""
 

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
+from scoreboard.contract.read import given
+from scoreboard.contract.records import Answer, State
 from scoreboard.ui.language import tr
-from scoreboard.ui.night import board_note, chosen_row, code_note, night_rows
+from scoreboard.ui.night import NightRow, board_note, chosen_row, code_note, night_rows
 from scoreboard.ui.qr import modules, result_code
 from scoreboard.ui.widgets import DevetkaScreen
+
+if TYPE_CHECKING:  # the App imports the screens
+    from scoreboard.ui.app import Heard
 
 EVENT = -1
 """The results screen's entry for the night's event (``[venue] url``), not a match of this table."""
@@ -33,7 +38,7 @@ class ResultsScreen(DevetkaScreen):
     """The chosen match's page on the venue's board, as the daemon serves it; empty: none served."""
     showing_board = BooleanProperty(False)
     """The code holds the match's page on the venue's board (else its JSON result): kept from match to match."""
-    served: dict[str, Any] | None = None
+    served: State | None = None
     """The daemon's answer for the chosen match (its ``result``, ``compact`` and ``board``)."""
 
     def on_pre_enter(self, *_args: Any) -> None:
@@ -42,26 +47,26 @@ class ResultsScreen(DevetkaScreen):
         self.note = tr._("Asking the referee for tonight's results…")
         App.get_running_app().send({"cmd": "results"})
 
-    def answered(self, answer: dict) -> None:
-        """The daemon's answer to a ``results`` or ``result`` request sent from here."""
-        request, state = answer.get("request") or {}, answer.get("state") or {}
-        if not answer.get("ok"):
+    def answered(self, request: dict[str, Any], heard: Heard) -> None:
+        """The daemon's answer (``DevetkaApp.heard``) to a ``results`` or ``result`` request sent from here."""
+        if not isinstance(heard, Answer):
             if request.get("cmd") == "results" or request.get("match") == self.selected:
-                self.note = App.get_running_app().words_of(answer)
+                self.note = App.get_running_app().words_of(heard)
             return
+        state = heard.state
         if request.get("cmd") == "results":
-            rows = night_rows(state.get("results"), language=tr.language)
+            rows = night_rows(given(state.results), language=tr.language)
             self._fill(rows)
-            first = chosen_row(rows, state.get("match_id"))
+            first = chosen_row(rows, state.match_id)
             if first is not None:
                 self.pick(first)
             elif self._event_url() is not None:
                 self.pick(EVENT)
             else:
                 self.note = tr._("No match was played at this table tonight.")
-        elif state.get("match") == self.selected:  # else a later tap asked for another match's code
+        elif given(state.match) == self.selected:  # else a later tap asked for another match's code
             self.served = state
-            self.board = state.get("board") or ""
+            self.board = _text(state.board)
             self._draw_code()
 
     def switch(self) -> None:
@@ -71,19 +76,20 @@ class ResultsScreen(DevetkaScreen):
 
     def _draw_code(self) -> None:
         state = self.served
-        if state is None or state.get("match") != self.selected:
+        if state is None or given(state.match) != self.selected:
             return
         if self.showing_board and self.board:
             rows = modules(self.board)
             self.ids.code.rows = rows or ()
             self.note = board_note(self.selected, rows is not None, tr.language)
             return
-        code = result_code(state["result"], state["compact"])
+        code = result_code(_text(state.result), _text(state.compact))
         self.ids.code.rows = code.rows
         self.note = code_note(self.selected, code, tr.language)
 
     def _event_url(self) -> str | None:
-        return App.get_running_app().table_config.venue.event_url
+        url: str | None = App.get_running_app().table_config.venue.event_url
+        return url
 
     def pick(self, match: int) -> None:
         """Show this match's code: asked of the daemon, drawn when it answers (the night's event's at once)."""
@@ -98,7 +104,7 @@ class ResultsScreen(DevetkaScreen):
         self.note = tr._("Asking the referee for match {match}'s result…").format(match=match)
         App.get_running_app().send({"cmd": "result", "match": match})
 
-    def _fill(self, rows: tuple) -> None:
+    def _fill(self, rows: tuple[NightRow, ...]) -> None:
         box = self.ids.matches
         box.clear_widgets()
         if self._event_url() is not None:
@@ -110,3 +116,8 @@ class ResultsScreen(DevetkaScreen):
             button = Factory.NightButton(text=row.text, on_release=lambda tapped: self.pick(tapped.match))
             button.match = row.match  # a property of the kv rule: not known to the constructor
             box.add_widget(button)
+
+
+def _text(served: object) -> str:
+    """A text the result command serves (``result``, ``compact``, ``board``); "" where it serves none."""
+    return served if isinstance(served, str) else ""

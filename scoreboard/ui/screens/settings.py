@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, StringProperty
 
+from scoreboard.contract.read import given
+from scoreboard.contract.records import Answer, Refusal, Setting
 from scoreboard.i18n.catalog import LANGUAGES
 from scoreboard.ui.language import tr
 from scoreboard.ui.viewmodel import View
 from scoreboard.ui.widgets import DevetkaScreen
+
+if TYPE_CHECKING:  # the App imports the screens
+    from scoreboard.ui.app import Heard, Unanswered
 
 
 class SettingsScreen(DevetkaScreen):
@@ -38,7 +43,7 @@ class SettingsScreen(DevetkaScreen):
     """The shot clock's tones (``ui.sound``), saved with the rest."""
     language = StringProperty("en")
     """The table's language (``table.language``), changed by its button and saved with the rest."""
-    effective: dict[str, Any] = {}
+    effective: dict[str, Setting] = {}
     """The daemon's settings in effect (``{"cmd": "settings"}``): what Save compares the fields with."""
     typed_with = ""
     """The PIN the settings were opened with, while a new one is typed (``change_pin``)."""
@@ -61,7 +66,8 @@ class SettingsScreen(DevetkaScreen):
         self._keypad(self._served_chosen())
 
     def _served_chosen(self) -> bool:
-        return (App.get_running_app().state or {}).get("pin_chosen") is not False
+        served = App.get_running_app().served
+        return served is None or served.pin_chosen is not False
 
     def _keypad(self, chosen: bool) -> None:
         """The keypad cleared, to enter the PIN (one is chosen) or to choose one."""
@@ -81,7 +87,7 @@ class SettingsScreen(DevetkaScreen):
         self.stage, self.first, self.typed_with = "choose", "", self.pin
         self.pin = ""
 
-    def show_settings(self, effective: dict[str, Any]) -> None:
+    def show_settings(self, effective: dict[str, Setting]) -> None:
         self.effective = effective
         self.ids.table_id.text = str(effective.get("table.id") or "")
         settle = effective.get("shots.settle_after_s")
@@ -134,20 +140,21 @@ class SettingsScreen(DevetkaScreen):
         elif len(self.pin) < 8:
             self.pin += key
 
-    def answered_pin(self, answer: dict) -> None:
-        """The daemon's word on the typed PIN: open the settings, have one chosen if none is, or refuse."""
+    def answered_pin(self, heard: Heard) -> None:
+        """The daemon's word on the typed PIN (``DevetkaApp.heard``): open the settings, have one chosen if none is,
+        or refuse."""
         app = App.get_running_app()
-        if answer.get("ok"):
+        if isinstance(heard, Answer):
             self.unlocked = True
             app.send({"cmd": "settings"})
         else:
-            self.refused(answer)
+            self.refused(heard)
 
-    def refused(self, answer: dict) -> None:
+    def refused(self, heard: Refusal | Unanswered) -> None:
         """A PIN or a change refused: said by its ``code`` where the daemon's words name the protocol (no PIN chosen:
         the keypad asks for one to be chosen); else in the daemon's words, the keypad cleared."""
         app = App.get_running_app()
-        code = answer.get("code")
+        code = heard.code if isinstance(heard, Refusal) else None
         if code == "pin_not_chosen":
             self.unlocked = self.changing = False
             self._keypad(False)
@@ -161,13 +168,14 @@ class SettingsScreen(DevetkaScreen):
                 self.stage = "choose"
             if not self.unlocked:
                 self.pin = self.first = ""
-            app.say(app.words_of(answer))
+            app.say(app.words_of(heard))
 
-    def saved(self, answer: dict, request: dict) -> None:
+    def saved(self, answer: Answer, request: dict[str, Any]) -> None:
         """A change taken: a new PIN opens the settings on it; a change for the next start offers Restart."""
         app = App.get_running_app()
-        state = answer.get("state") or {}
-        self.show_settings((state.get("settings") or {}).get("effective") or {})
+        restart = bool(given(answer.state.restart))
+        settings = given(answer.state.settings)
+        self.show_settings(settings.effective if settings is not None else {})
         if "ui.pin" in (request.get("set") or {}):
             self.pin, self.first, self.stage = request["set"]["ui.pin"], "", "enter"
             self.chosen = self.unlocked = True
@@ -175,8 +183,8 @@ class SettingsScreen(DevetkaScreen):
             app.say(tr._("PIN chosen: the settings are open"))
             return
         if "set" in request:
-            self.restart_due = self.restart_due or bool(state.get("restart"))
-            app.say(tr._("Saved: Restart for it to take effect") if state.get("restart") else tr._("Saved"))
+            self.restart_due = self.restart_due or restart
+            app.say(tr._("Saved: Restart for it to take effect") if restart else tr._("Saved"))
 
 
 def decimal(value: float, language: str) -> str:

@@ -3,11 +3,13 @@ unfinished match resumed."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
+from scoreboard.contract.read import given
+from scoreboard.contract.records import Answer
 from scoreboard.i18n.catalog import LANGUAGES
 from scoreboard.ui.language import tr
 from scoreboard.ui.night import unfinished
@@ -20,6 +22,9 @@ from scoreboard.ui.viewmodel import (
 )
 from scoreboard.ui.widgets import DevetkaScreen
 
+if TYPE_CHECKING:  # the App imports the screens
+    from scoreboard.ui.app import Heard
+
 
 class SetupScreen(DevetkaScreen):
     """A new match: names, race per player, who breaks, the rule options; filled from the match on now."""
@@ -30,12 +35,12 @@ class SetupScreen(DevetkaScreen):
     alternate = BooleanProperty(False)
     rails_sensed = BooleanProperty(False)
     strike_sensed = BooleanProperty(False)
-    """The table's sensed switches as the daemon serves them (``state["sensed"]``): the venue's, shown, not set."""
+    """The table's sensed switches as the daemon serves them (``State.sensed``): the venue's, shown, not set."""
     three_foul_rule = BooleanProperty(True)
     profile = StringProperty("")
-    """The rule profile picked (``state["profiles"]``), or "" for the screen's own options."""
+    """The rule profile picked (``State.profiles``), or "" for the screen's own options."""
     fixed = ListProperty()
-    """The options the picked profile (or a locked venue) fixes (``state["profile_fixes"]``): their switches are
+    """The options the picked profile (or a locked venue) fixes (``State.profile_fixes``): their switches are
     shown, not the players' to set."""
     points = BooleanProperty(False)
     """The profile plays for APA points: the steppers are the skill levels, not the race."""
@@ -79,15 +84,14 @@ class SetupScreen(DevetkaScreen):
         rules = defaults["rules"]
         self.alternate = rules.get("break") == "alternate"
         self.three_foul_rule = rules.get("three_foul_rule", True)
-        state = app.state or {}
-        sensed = state.get("sensed") or {}
-        self.rails_sensed = bool(sensed.get("rails_sensed"))
-        self.strike_sensed = bool(sensed.get("strike_sensed"))
-        choices = profile_choices(state)
+        served = app.served
+        self.rails_sensed = served is not None and served.sensed.rails_sensed
+        self.strike_sensed = served is not None and served.sensed.strike_sensed
+        choices = profile_choices(app.served)
         # the profile of the match on now (or the config's), else the screen's own options (unless locked)
         self.profile = rules.get("profile") if rules.get("profile") in choices else choices[-1]
-        self.points = profile_scores_points(state, self.profile)
-        self._show_profile(state)
+        self.points = profile_scores_points(app.served, self.profile)
+        self._show_profile()
         if self.points:
             self._skill_levels()
 
@@ -96,38 +100,40 @@ class SetupScreen(DevetkaScreen):
         from scoreboard.config.table import MatchConfig
 
         app = App.get_running_app()
-        state, defaults = app.state or {}, app.table_config.match
-        rules = state.get("rules") or defaults.rules.to_json()
-        players = list(state.get("players") or defaults.players)
+        served, defaults = app.served, app.table_config.match
+        rules = (served.rules if served is not None else None) or defaults.rules.to_json()
+        players = list((served.players if served is not None else None) or defaults.players)
         if tuple(players) == MatchConfig().players:  # the config names none: "Player 1" in the players' language
             players = [tr._("Player 1"), tr._("Player 2")]
-        return {"players": players,
-                "race": list(state.get("race") or defaults.race), "breaker": 0, "rules": dict(rules)}
+        return {"players": players, "race": list((served.race if served is not None else None) or defaults.race),
+                "breaker": 0, "rules": dict(rules)}
 
     def next_profile(self) -> None:
         """The "Rules" button: the next profile the daemon offers; for APA points the steppers become the
         skill levels (the match on now's, else the config's, else 3 each), and back to the race."""
         app = App.get_running_app()
         was = self.points
-        self.profile = next_profile(app.state, self.profile)
-        self.points = profile_scores_points(app.state, self.profile)
-        self._show_profile(app.state)
+        self.profile = next_profile(app.served, self.profile)
+        self.points = profile_scores_points(app.served, self.profile)
+        self._show_profile()
         if self.points and not was:
             self._skill_levels()
         elif was and not self.points:
             self.ids.race0.value, self.ids.race1.value = self.defaults()["race"]
 
-    def _show_profile(self, state: dict[str, Any] | None) -> None:
+    def _show_profile(self) -> None:
         """The break and three-foul switches show the picked profile's values (and are off where it fixes them)."""
-        self.fixed = profile_fixes(state, self.profile)
-        served = ((state or {}).get("profiles") or {}).get(self.profile)
-        if served is not None:
-            self.alternate = served.get("break") == "alternate"
-            self.three_foul_rule = bool(served.get("three_foul_rule", True))
+        app = App.get_running_app()
+        self.fixed = profile_fixes(app.served, self.profile)
+        offered = app.served.profiles.get(self.profile) if app.served is not None else None
+        if offered is not None:
+            self.alternate = offered.get("break") == "alternate"
+            self.three_foul_rule = bool(offered.get("three_foul_rule", True))
 
     def _skill_levels(self) -> None:
         app = App.get_running_app()
-        skill = (app.state or {}).get("apa_skill") or app.table_config.match.apa_skill or (3, 3)
+        served = given(app.served.apa_skill) if app.served is not None else None
+        skill = served or app.table_config.match.apa_skill or (3, 3)
         self.ids.race0.value, self.ids.race1.value = skill
 
     def next_language(self) -> None:
@@ -149,16 +155,16 @@ class SetupScreen(DevetkaScreen):
     def start(self) -> None:
         rules = {"break": "alternate" if self.alternate else "winner", "three_foul_rule": self.three_foul_rule}
         app = App.get_running_app()
-        app.leaving(setup_request(app.state, self.profile, (self.ids.name0.text, self.ids.name1.text),
+        app.leaving(setup_request(app.served, self.profile, (self.ids.name0.text, self.ids.name1.text),
                                   (int(self.ids.race0.value), int(self.ids.race1.value)), self.breaker, rules,
                                   self.language or None))
 
-    def offer_resume(self, answer: dict) -> None:
-        """The daemon's tonight's results: offer the latest match left unfinished here, if there is one."""
-        if not answer.get("ok"):
+    def offer_resume(self, heard: Heard) -> None:
+        """The daemon's tonight's results (``DevetkaApp.heard``): offer the latest match left unfinished here, if
+        there is one."""
+        if not isinstance(heard, Answer):
             return
-        state = answer.get("state") or {}
-        row = unfinished(state.get("results"), state.get("match_id"), language=tr.language)
+        row = unfinished(given(heard.state.results), heard.state.match_id, language=tr.language)
         self.resumable, self.resume_text = (row.match, row.text) if row is not None else (0, "")
 
     def resume(self) -> None:

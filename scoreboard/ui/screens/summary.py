@@ -6,6 +6,7 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.properties import BooleanProperty
 
+from scoreboard.contract.read import given
 from scoreboard.ui.viewmodel import match_start, rematch_rules
 from scoreboard.ui.widgets import DevetkaScreen
 
@@ -26,11 +27,12 @@ class SummaryScreen(DevetkaScreen):
     def rematch(self) -> None:
         """The same players, race, rules and language; the loser of the match breaks first."""
         app = App.get_running_app()
-        state = app.state or {}
-        if not state.get("players"):
+        served = app.served
+        if served is None or not served.players:
             return
-        race = tuple(state.get("race") or app.table_config.match.race)  # null under APA points
-        skill = state.get("apa_skill")
-        breaker = state.get("rematch_breaker")
-        app.send(match_start(tuple(state["players"]), race, breaker if breaker is not None else 0,
-                             rematch_rules(state), tuple(skill) if skill else None, state.get("language")))
+        race = served.race or app.table_config.match.race  # null under APA points
+        skill = given(served.apa_skill)
+        breaker = served.rematch_breaker
+        app.send(match_start((served.players[0], served.players[1]), (race[0], race[1]),
+                             breaker if breaker is not None else 0, rematch_rules(served),
+                             (skill[0], skill[1]) if skill else None, served.language))
