@@ -66,7 +66,8 @@ def test_a_screen_opened_for_the_first_time_shows_the_state_of_the_moment_in_its
     tap, after the 3 went down; the first frame it is drawn in shows the 3 gone, not the rack of the app's start."""
     started(screen, table)
     table.play(*BREAK_POCKETING_3)
-    screen.wait_for(lambda: 3 not in screen.balls(), "the 3 gone from the table")
+    screen.wait_for(lambda: screen.text("push_out") == "PUSH OUT ALLOWED", "the break's ruling")  # the shot over
+    assert screen.balls() == [1, 2, 4, 5, 6, 7, 8, 9]
     manager = screen.app.manager
     assert not manager.made("fouls") and manager.has_screen("fouls")
     first_drawn: list[list[int]] = []
