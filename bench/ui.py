@@ -15,6 +15,11 @@ Each part runs under an Xvfb of its own (800x480x24, rendered by Mesa's llvmpipe
     parent, as the suite's touches) on the live screen's Racking button: from just before the finger lifts
     (the release sends the request) to the first frame swapped after the banner shows the daemon's answer.
     T taps, each after the button's one-press guard (150 ms) has let go. p50, p95 and max.
+(e) a screen's first opening: in the same app, after (a) and (d), real touches open the More screen from the
+    live screen, then the setup screen (New match) and the settings screen from More, each for the first time:
+    from just before the finger lifts to the first frame swapped with that screen current. The app makes the
+    screens not shown one a frame once its first state is shown (``make_ahead``); ``--no-make-ahead`` builds it
+    without, so a first opening pays for making its screen in the tap's frame.
 (b) cold start: ``devetka ui`` spawned (``scoreboard.sim.touchscreen.start_ui``) to its stderr line "devetka ui:
     showing the referee's state", written at the first frame swapped with the state on it. K times.
 (c) the resident memory of a ``devetka ui`` process (VmRSS, VmHWM from /proc/PID/status): once showing,
@@ -55,7 +60,8 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def change_to_screen(socket_path: Path, changes: int, taps: int) -> tuple[list[float], list[float]]:
+def change_to_screen(socket_path: Path, changes: int, taps: int,
+                     make_ahead: bool = True) -> tuple[list[float], list[float], dict[str, float]]:
     """(a): ms from each request to the first frame swapped after the screen showed its state; (d): ms from
     each tap's release to the first frame swapped after the screen showed the daemon's answer."""
     from kivy.base import EventLoop
@@ -71,7 +77,7 @@ def change_to_screen(socket_path: Path, changes: int, taps: int) -> tuple[list[f
     from tests.live import Client
 
     EventLoop.ensure_window()
-    app = DevetkaApp(socket_path=str(socket_path))
+    app = DevetkaApp(socket_path=str(socket_path), **({} if make_ahead else {"make_ahead": False}))
     root = app.build()
     app.root = root
     Window.add_widget(root)
@@ -106,8 +112,44 @@ def change_to_screen(socket_path: Path, changes: int, taps: int) -> tuple[list[f
         latencies.append((min(t for t in flips if t >= shown[0]) - start) * 1000)
     table.close()
     tapped = tap_to_screen(app, Window, banner, shown, flips, taps)
+    opened = first_openings(app, Window, flips)
     app.dispatch("on_stop")
-    return latencies, tapped
+    return latencies, tapped, opened
+
+
+def first_openings(app, window, flips: list[float]) -> dict[str, float]:
+    """(e): ms from the release of a button that opens a screen, opened for the first time, to the first frame
+    swapped with it current."""
+    from kivy.base import EventLoop
+    from kivy.tests.common import UnitTestTouch
+
+    from scoreboard.ui.touch import REPEAT_GUARD_S
+
+    opened = {}
+    for from_screen, button_id, target in (("live", "more", "more"), ("more", "new_match", "setup"),
+                                           ("more", "settings", "settings")):
+        if app.manager.current != from_screen:
+            app.go(from_screen)
+        button = app.manager.get_screen(from_screen).ids[button_id]
+        ready = max(app.root.guard_until, button.released_at + REPEAT_GUARD_S) + 0.01
+        while time.time() < ready:
+            EventLoop.idle()
+        for _ in range(3):
+            EventLoop.idle()
+        touch = UnitTestTouch(*button.to_window(*button.center))
+        touch.touch_down()
+        EventLoop.idle()
+        flips.clear()
+        start = time.perf_counter()
+        touch.touch_up()
+        while app.manager.current != target or not flips:
+            if app.manager.current == target:
+                flips.clear()  # a frame swapped before the screen changed does not count
+            EventLoop.idle()
+            if time.perf_counter() - start > TIMEOUT:
+                raise SystemExit(f"bench/ui.py: the {target} screen never opened")
+        opened[target] = (flips[0] - start) * 1000
+    return opened
 
 
 def tap_to_screen(app, window, banner, shown: list[float], flips: list[float], taps: int) -> list[float]:
@@ -175,6 +217,8 @@ def main() -> int:
     options.add_argument("--changes", type=int, default=300, help="state changes timed in (a) and sent in (c)")
     options.add_argument("--starts", type=int, default=5, help="cold starts timed in (b)")
     options.add_argument("--taps", type=int, default=200, help="taps timed in (d)")
+    options.add_argument("--no-make-ahead", dest="make_ahead", action="store_false",
+                         help="(a), (d), (e) in an app that makes no screen before it is opened")
     args = options.parse_args()
     if args.quick:
         args.changes, args.starts, args.taps = 10, 1, 5
@@ -222,13 +266,16 @@ def report(socket_path: Path, display: str, folder: str, args: argparse.Namespac
     ui.wait(timeout=TIMEOUT)
     print(f"(c) devetka ui resident memory: {at_start['VmRSS'] / 1024:.1f} MiB once showing; "
           f"{after['VmRSS'] / 1024:.1f} MiB after {args.changes} more changes (peak {after['VmHWM'] / 1024:.1f} MiB)")
-    latencies, tapped = change_to_screen(socket_path, args.changes, args.taps)
+    latencies, tapped, opened = change_to_screen(socket_path, args.changes, args.taps, args.make_ahead)
     p50, p95, worst = statistics.median(latencies), percentile(latencies, 0.95), max(latencies)
     print(f"(a) state change to the screen: p50 {p50:.1f} ms ({p50 / FRAME_MS:.2f} frames), p95 {p95:.1f} ms "
           f"({p95 / FRAME_MS:.2f} frames), max {worst:.1f} ms ({len(latencies)} changes, frames of 60 Hz)")
     p50, p95, worst = statistics.median(tapped), percentile(tapped, 0.95), max(tapped)
     print(f"(d) tap to screen: p50 {p50:.1f} ms ({p50 / FRAME_MS:.2f} frames), p95 {p95:.1f} ms "
           f"({p95 / FRAME_MS:.2f} frames), max {worst:.1f} ms ({len(tapped)} taps; goal p95 within 100 ms)")
+    firsts = ", ".join(f"{name} {ms:.1f} ms" for name, ms in opened.items())
+    print(f"(e) a screen's first opening, tap to screen: {firsts}"
+          + ("" if args.make_ahead else " (no screen made ahead)"))
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from kivy.factory import Factory
 from kivy.graphics import Color, Rectangle
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
-from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.screenmanager import NoTransition, Screen
 from kivy.uix.widget import Widget
 
 from scoreboard.adapters.local_api.client import ApiClient
@@ -53,6 +53,7 @@ from scoreboard.ui.screens import (  # noqa: F401
     summary,
     why,
 )
+from scoreboard.ui.screens_on_demand import ScreensOnDemand
 from scoreboard.ui.sound import Cues, Speaker
 from scoreboard.ui.viewmodel import Button, View, next_screen, stats_text, view
 from scoreboard.ui.widgets import hex_rgba
@@ -155,7 +156,7 @@ class DevetkaApp(App):
 
     def __init__(self, socket_path: str, config: Any = None, note: str = "", wall: Any = time.time,
                  splash: bool = False, touch_clock: Any = time.time, last_language: Path | None = None,
-                 **kwargs: Any) -> None:
+                 make_ahead: bool = True, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         from kivy import kivy_home_dir
 
@@ -169,6 +170,11 @@ class DevetkaApp(App):
         """The clock touches are stamped on, which the one-press guards measure with (``touch_time``)."""
         self.splash = splash
         """Draw a first frame as soon as the window opens (``devetka ui``; the tests build into a window of theirs)."""
+        self.make_ahead = make_ahead
+        """Once the first state is shown, make the screens not shown yet, one a frame (``ScreensOnDemand``), so a
+        player's first tap on one finds it built. The touchscreen tests turn it off: a screen they open is made
+        then, and what they see never depends on how far the making got."""
+        self._make_event: Any = None
         from scoreboard.config.table import Config
 
         self.socket_path = socket_path
@@ -178,7 +184,7 @@ class DevetkaApp(App):
         self._served: tuple[dict[str, Any] | None, State | None] = (None, None)
         self.dismissed: set[Any] = set()
         self.client: ApiClient | None = None
-        self.manager: ScreenManager | None = None
+        self.manager: ScreensOnDemand | None = None
         self._message_event = None
         self._shown: View | None = None
         self._stats_for: tuple[Any, ...] | None = None
@@ -210,19 +216,20 @@ class DevetkaApp(App):
         root = Factory.DevetkaRoot()
         self.manager = root.ids.manager
         self.manager.transition = NoTransition()
+        self.manager.bind(on_made=self._made)
         self.manager.bind(current=lambda *_args: root.screen_changed())
         self.manager.bind(current=lambda *_args: self.type_into(None))
         self.manager.bind(current=lambda *_args: self._pause_while_correcting())
         Window.clearcolor = hex_rgba("#0b0e12")
         Window.bind(size=self._resized)
         self._resized(Window, Window.size)
-        self.manager.current = next_screen(self.manager.current, self.view, self.dismissed)
+        self.manager.current = next_screen("live", self.view, self.dismissed)
         self._clock_event = Clock.schedule_interval(self.count_down, CLOCK_TICK_S)
         return root
 
     def _draw_splash(self, window: Any) -> None:
-        """One frame drawn before the screens are built: the window opens black until the first frame, and
-        building every screen takes a second or more on a Pi; players see the scoreboard starting instead.
+        """One frame drawn before the first screen is built: the window opens black until the first frame, and
+        Kivy's start and that build are slow on a Pi; players see the scoreboard starting instead.
 
         Drawn with bare instructions: a widget's kv canvas would not be laid out before the event loop runs."""
         from kivy.core.text import Label as CoreLabel
@@ -260,7 +267,7 @@ class DevetkaApp(App):
         self.client.start()
 
     def on_stop(self) -> None:
-        for event in (self._clock_event, self._message_event):  # nothing of this app runs on Kivy's clock after it
+        for event in (self._clock_event, self._message_event, self._make_event):  # nothing of it runs after it
             if event is not None:
                 event.cancel()
         tr.forget()
@@ -336,6 +343,18 @@ class DevetkaApp(App):
         self._show(self._view(state))
         if first and self.manager is not None:
             self._say_when_drawn()
+            if self.make_ahead:
+                self._make_event = Clock.schedule_once(self._make_next)
+
+    def _make_next(self, *_args: Any) -> None:
+        """Make one screen not made yet, then the next at the next frame: none holds a frame up for long."""
+        self._make_event = None
+        if self.manager is not None and self.manager.make_next() is not None:
+            self._make_event = Clock.schedule_once(self._make_next)
+
+    def _made(self, _manager: Any, screen: Screen) -> None:
+        """A screen made late shows the state shown now, before it is drawn: never a stale or an empty face."""
+        screen.show(self.view)
 
     def _say_when_drawn(self) -> None:
         """Say on stderr when the first state is on the glass: the UI is up (what its cold start is timed to)."""
@@ -416,7 +435,7 @@ class DevetkaApp(App):
         self.count_down()
         if self.manager is None:
             return
-        for screen in self.manager.screens:
+        for screen in list(self.manager.screens):  # those made: one made later is shown the view then
             screen.show(current)
         self.manager.current = next_screen(self.manager.current, current, self.dismissed, before)
         self._ask_stats()

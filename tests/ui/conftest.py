@@ -128,7 +128,8 @@ def screen(kivy_window, daemon, size, tmp_path):
     from scoreboard.ui.app import DevetkaApp
 
     app = DevetkaApp(socket_path=str(daemon.socket), touch_clock=TouchClock(),
-                     last_language=tmp_path / "last-language")  # not the session's Kivy home: a test's own
+                     last_language=tmp_path / "last-language",  # not the session's Kivy home: a test's own
+                     make_ahead=False)  # a screen is made when the test opens it, never by how far a frame got
     kivy_window.size = size
     root = app.build()
     app.root = root

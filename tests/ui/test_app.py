@@ -1481,7 +1481,7 @@ def test_with_the_venue_boards_address_the_results_offer_the_nights_event_as_a_c
     from scoreboard.ui.app import DevetkaApp
 
     app = DevetkaApp(socket_path=str(daemon.socket), config=parse('[venue]\nurl = "http://venue.local:9001/"'),
-                     touch_clock=TouchClock(), last_language=tmp_path / "last-language")
+                     touch_clock=TouchClock(), last_language=tmp_path / "last-language", make_ahead=False)
     kivy_window.size = (800, 480)
     root = app.build()
     app.root = root

@@ -17,6 +17,8 @@ def test_the_quick_ui_benchmark_prints_each_figure():
     text = out.stdout
     assert re.search(r"^\(a\) state change to the screen: p50 [\d.]+ ms \([\d.]+ frames\), p95 ", text, re.M), text
     assert re.search(r"^\(d\) tap to screen: p50 [\d.]+ ms \([\d.]+ frames\), p95 [\d.]+ ms .*5 taps", text, re.M), text
+    assert re.search(r"^\(e\) a screen's first opening, tap to screen: more [\d.]+ ms, setup [\d.]+ ms, "
+                     r"settings [\d.]+ ms$", text, re.M), text
     assert re.search(r"^\(b\) cold start, spawn to the state drawn: min [\d.]+ s, median ", text, re.M), text
     assert re.search(r"^\(c\) devetka ui resident memory: [\d.]+ MiB once showing; [\d.]+ MiB after 10 ", text,
                      re.M), text
