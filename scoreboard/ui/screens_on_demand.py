@@ -42,10 +42,10 @@ class ScreensOnDemand(ScreenManager):
 
     def made(self, name: str) -> bool:
         """Whether the screen ``name`` exists already (``has_screen`` also says yes to one that can be made)."""
-        return super().has_screen(name)
+        return bool(super().has_screen(name))
 
     def has_screen(self, name: str) -> bool:
-        return name in self.makeable or super().has_screen(name)
+        return name in self.makeable or bool(super().has_screen(name))
 
     def get_screen(self, name: str) -> Screen:
         if name in self.makeable and not self.made(name):
@@ -67,7 +67,8 @@ class ScreensOnDemand(ScreenManager):
 
     def make_next(self) -> str | None:
         """Make the first screen of ``makeable`` not made yet; its name, or None when every one is made."""
-        for name in self.makeable:
+        names: list[str] = list(self.makeable)
+        for name in names:
             if not self.made(name):
                 self.make(name)
                 return name
