@@ -187,6 +187,14 @@ class DevetkaScreen(Screen):
         """Redraw what depends on the state (the balls); labels bind to ``app.view`` in the kv files."""
 
 
+def stand_in_row(row: Widget, button: Widget, shown: bool, index: int) -> None:
+    """A button that stands in its row at ``index`` only while it applies, out of it (no gap left) otherwise."""
+    if shown and button.parent is None:
+        row.add_widget(button, index=index)
+    elif not shown and button.parent is not None:
+        row.remove_widget(button)
+
+
 def fill_balls(box: Widget, balls: list[tuple[Any, dict | None]]) -> None:
     """Put these balls in ``box`` (buttons where a request is given), reusing what is there when unchanged."""
     wanted = [(b.number, b.on, request) for b, request in balls]

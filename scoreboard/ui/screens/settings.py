@@ -12,7 +12,7 @@ from scoreboard.contract.records import Answer, Refusal, Setting
 from scoreboard.i18n.catalog import LANGUAGES
 from scoreboard.ui.language import tr
 from scoreboard.ui.viewmodel import View
-from scoreboard.ui.widgets import DevetkaScreen
+from scoreboard.ui.widgets import DevetkaScreen, stand_in_row
 
 if TYPE_CHECKING:  # the App imports the screens
     from scoreboard.ui.app import Heard, Unanswered
@@ -55,11 +55,7 @@ class SettingsScreen(DevetkaScreen):
 
     def _place_restart(self, *_args: Any) -> None:
         """Restart stands beside Save while a saved change waits for it, and is out of the row (no gap) otherwise."""
-        row, button = self.ids.actions, self._restart_button
-        if self.restart_due and button.parent is None:
-            row.add_widget(button, index=0)
-        elif not self.restart_due and button.parent is not None:
-            row.remove_widget(button)
+        stand_in_row(self.ids.actions, self._restart_button, self.restart_due, index=0)
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.unlocked = self.restart_due = self.changing = False

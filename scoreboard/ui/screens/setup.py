@@ -20,7 +20,7 @@ from scoreboard.ui.viewmodel import (
     profile_scores_points,
     setup_request,
 )
-from scoreboard.ui.widgets import DevetkaScreen
+from scoreboard.ui.widgets import DevetkaScreen, stand_in_row
 
 if TYPE_CHECKING:  # the App imports the screens
     from scoreboard.ui.app import Heard
@@ -64,11 +64,7 @@ class SetupScreen(DevetkaScreen):
     def _place_resume(self, *_args: Any) -> None:
         """The resume button stands between Back and Start while there is a match to resume, and is out of the row
         (no gap left) while there is none."""
-        row, button = self.ids.bottom, self._resume_button
-        if self.resume_text and button.parent is None:
-            row.add_widget(button, index=1)
-        elif not self.resume_text and button.parent is not None:
-            row.remove_widget(button)
+        stand_in_row(self.ids.bottom, self._resume_button, bool(self.resume_text), index=1)
 
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
