@@ -30,6 +30,10 @@ trap 'rm -rf "$run" || true' EXIT
 export PYTHONPYCACHEPREFIX="$run/pycache"
 unset PYTHONDONTWRITEBYTECODE
 .venv/bin/python -m compileall -q scoreboard hardware firmware_bridge tests >/dev/null
+# One collection first, in one process, writes the test modules' rewritten asserts into that cache; the workers,
+# which start together, then read them instead of each rewriting all of them (a worker's collection: 6.6 s of CPU
+# cold, 1.7 s warm). Its errors, if any, are the run's to report.
+.venv/bin/python -m pytest --collect-only -q -p no:cacheprovider "${basetemp[@]}" "$@" -n 0 >/dev/null 2>&1 || true
 
 rc=0
 .venv/bin/python -m pytest -n "${DEVETKA_TEST_WORKERS:-4}" --dist loadgroup "${basetemp[@]}" "$@" || rc=$?
