@@ -165,9 +165,27 @@ class Browser:
                 for e in self.events if e["method"] == "Runtime.exceptionThrown"]
 
     def click(self, selector: str) -> None:
-        """A mouse press and release at the middle of the element ``selector``, as a finger or a mouse gives it."""
-        box = self.evaluate(f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
-                            ".getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+        """A mouse press and release at the middle of the element ``selector``, as a finger or a mouse gives it: once
+        the element stands still (its box the same over two frames) and is what a finger there would touch. A page
+        still laying out (an image loaded, a banner shown) moves it; a press at its old place touched something
+        else (a loaded run lost a tap on a player's name that way)."""
+        box = self.wait_for(f"""(async () => {{
+            const element = document.querySelector({json.dumps(selector)});
+            if (!element) return null;
+            const box = element.getBoundingClientRect();
+            if (box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth) {{
+                element.scrollIntoView({{block: "center", inline: "center"}});  // as a finger scrolls to it first
+                return null;
+            }}
+            const before = element.getBoundingClientRect();
+            await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+            const r = element.getBoundingClientRect();
+            if (r.x !== before.x || r.y !== before.y || r.width !== before.width || r.height !== before.height) {{
+                return null;
+            }}
+            const x = r.x + r.width / 2, y = r.y + r.height / 2, touched = document.elementFromPoint(x, y);
+            return touched && element.contains(touched) ? [x, y] : null;
+        }})()""")
         for kind in ("mousePressed", "mouseReleased"):
             self.send("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left", clickCount=1)
 
