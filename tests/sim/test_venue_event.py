@@ -7,6 +7,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import orjson
 import pytest
@@ -15,6 +16,36 @@ from scoreboard.sim.venue_event import EventOptions, check, event_file
 from tests.sim.test_venue_demo import lines_of, until
 
 DEVETKA = [sys.executable, "-m", "scoreboard.commands.main"]
+#: How long the demo may take to end its director, tables and venue after Ctrl-C before the test gives up: it ends
+#: each child with SIGTERM and kills one still there after 30 s (scoreboard/sim/children.py).
+STOP_TIMEOUT_S = 150
+
+
+def descendants(pid: int) -> list[str]:
+    """The command lines of a process's children and theirs (Linux /proc), to name what did not end."""
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                children = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for child in children:
+                try:
+                    found.append(Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:160])
+                except OSError:
+                    continue
+                todo.append(int(child))
+    return found
+
+
+def drained(lines) -> list[str]:
+    """What the demo said that nobody read yet."""
+    said = []
+    while not lines.empty():
+        said.append(lines.get_nowait())
+    return said
 
 
 def run_event(tmp_path, *args: str) -> tuple[list[str], list[dict]]:
@@ -27,7 +58,12 @@ def run_event(tmp_path, *args: str) -> tuple[list[str], list[dict]]:
         lines = lines_of(process)
         done = until(lines, "venue-demo: event done: winner ", said)
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=60) == 0
+        try:
+            code = process.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"venue-demo still running {STOP_TIMEOUT_S} s after Ctrl-C; its processes: "
+                                 f"{descendants(process.pid)}; it said since: {drained(lines)}") from None
+        assert code == 0, drained(lines)
     finally:
         if process.poll() is None:
             process.kill()
