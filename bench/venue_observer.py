@@ -62,10 +62,11 @@ true
 
 
 def stamp(table_id: str, port: int, out: Path) -> subprocess.Popen:
-    """``mosquitto_sub`` on a table's broker: each live state (retained ones skipped, ``-R``) with its arrival."""
+    """``mosquitto_sub`` on a table's broker: each live state (retained ones skipped, ``-R``) with its arrival,
+    appended to ``out`` (emptied once the measured time begins)."""
     return subprocess.Popen(["stdbuf", "-oL", "mosquitto_sub", "-h", "127.0.0.1", "-p", str(port), "-R",
                              "-t", f"devetka/{table_id}/state", "-F", "%U %p"],
-                            stdout=out.open("w"), stderr=subprocess.DEVNULL, start_new_session=True)
+                            stdout=out.open("a"), stderr=subprocess.DEVNULL, start_new_session=True)
 
 
 def stamps(folder: Path) -> dict[tuple[str, int, int], float]:
@@ -111,13 +112,14 @@ def kind(pid: int) -> str | None:
 
 
 def usage(pids: dict[int, str]) -> dict[str, tuple[float, int]]:
-    """Per kind: CPU seconds and voluntary context switches, summed over its processes."""
+    """Per kind: CPU seconds and voluntary context switches (every thread's: each is a wake-up), summed."""
     total: dict[str, tuple[float, int]] = {}
     for pid, name in pids.items():
         with contextlib.suppress(OSError, IndexError, ValueError):
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            switches = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
-                            if line.startswith("voluntary_ctxt_switches"))
+            switches = sum(int(line.split()[1]) for task in Path(f"/proc/{pid}/task").iterdir()
+                           for line in (task / "status").read_text().splitlines()
+                           if line.startswith("voluntary_ctxt_switches"))
             cpu, woke = total.get(name, (0.0, 0))
             total[name] = (cpu + (int(fields[11]) + int(fields[12])) / TICKS, woke + switches)
     return total
