@@ -1,6 +1,7 @@
 """How soon does an input at a table reach its tile on the venue board, with 8 and with 50 tables playing?
 
     python bench/venue.py [--engine mosquitto|nats] [--tables 8,50] [--seconds S] [--speed X] [--hour]
+                          [--no-readers-stamp]
 
 Everything is the real thing, as ``devetka venue-demo`` runs it (scoreboard/sim/venue_demo.py): the venue as
 ``install.sh --venue-server`` sets it up (``mosquitto``: the tables' Mosquitto bridged one way to the readers'
@@ -213,7 +214,8 @@ def prioritise(pids: list[int]) -> None:
             os.setpriority(os.PRIO_PROCESS, pid, -10)
 
 
-def run(engine: str, count: int, seconds: float, speed: float, hour: bool, priority: bool = False) -> None:
+def run(engine: str, count: int, seconds: float, speed: float, hour: bool, priority: bool = False,
+        readers_stamp: bool = True) -> None:
     ids = table_ids(count)
     logins = {table_id: secrets.token_hex(8) for table_id in ids}
     options = VenueOptions(tables=count, racks=99, speed=speed, headless=True, engine=engine)
@@ -230,7 +232,8 @@ def run(engine: str, count: int, seconds: float, speed: float, hour: bool, prior
                                   lambda line: None)
                     tables.append(table)
                     stamps.watch(table_id, table.broker.port)
-                readers.watch_all(*venue.nodes[0][1])
+                if readers_stamp:
+                    readers.watch_all(*venue.nodes[0][1])
                 browser.wait_for(f"document.querySelectorAll('[data-table]').length === {count}", timeout=300)
                 browser.evaluate("window.devetkaDrawn.length = 0; window.devetkaArrived.length = 0")
                 for kept in (stamps, readers):
@@ -287,10 +290,12 @@ def main() -> None:
     parser.add_argument("--priority", action="store_true",
                         help="the venue's brokers, the browser and the bench at nice -10 (root): a box of its own")
     parser.add_argument("--hour", action="store_true", help="an hour of play, the browser's memory every 5 min")
+    parser.add_argument("--no-readers-stamp", action="store_true",
+                        help="no subscriber of the bench's on the readers' broker (the first two hops are not split)")
     args = parser.parse_args()
     print("machine: " + ", ".join(f"{key} {value}" for key, value in machine().items()))
     for count in (int(n) for n in args.tables.split(",")):
-        run(args.engine, count, args.seconds, args.speed, args.hour, args.priority)
+        run(args.engine, count, args.seconds, args.speed, args.hour, args.priority, not args.no_readers_stamp)
 
 
 if __name__ == "__main__":

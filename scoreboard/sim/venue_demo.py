@@ -103,11 +103,13 @@ class VenueBroker(ConfiguredBroker):
 
 
 class TableBroker(ConfiguredBroker):
-    """A table's own Mosquitto: a listener for its daemon on loopback, and the bridge ``install.sh --venue`` makes."""
+    """A table's own Mosquitto: a listener for its daemon on loopback, no Nagle on its clients' sockets (as
+    deploy/mosquitto/devetka.conf), and the bridge ``install.sh --venue`` makes."""
 
     def __init__(self, bridge_text: str) -> None:
         super().__init__()
-        self.config_text = f"listener {self.port} 127.0.0.1\nallow_anonymous true\n\n{bridge_text}"
+        self.config_text = (f"set_tcp_nodelay true\nlistener {self.port} 127.0.0.1\nallow_anonymous true\n\n"
+                            f"{bridge_text}")
 
 
 class MosquittoVenue:

@@ -4,6 +4,7 @@ log in as the installer's users."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import queue
 import re
@@ -162,3 +163,29 @@ def refused(reason: mqtt.ReasonCode) -> bool:
     """The broker's "no": not authorised, or a bad user name or password."""
     wording = re.compile(r"not authori[sz]ed|bad user name or password", re.I)
     return reason.is_failure and wording.search(str(reason)) is not None
+
+
+_PIDFD_GETFD = 438  # the syscall's number on every Linux architecture (5.6 on)
+
+
+def nagle_off(broker_pid: int, peer: Peer) -> bool:
+    """Whether the broker's end of ``peer``'s connection has TCP_NODELAY: its own socket, found by the connection's
+    two ports in /proc/net/tcp, duplicated into this process with pidfd_getfd and asked."""
+    ends = (peer.client.socket().getpeername()[1], peer.client.socket().getsockname()[1])  # broker's, client's
+    inode = None
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if (int(fields[1].split(":")[1], 16), int(fields[2].split(":")[1], 16)) == ends:
+            inode = fields[9]
+    assert inode is not None, f"no broker-side socket for the connection {ends}"
+    fds = Path(f"/proc/{broker_pid}/fd")
+    fd = next(int(entry.name) for entry in fds.iterdir() if os.readlink(entry) == f"socket:[{inode}]")
+    libc = ctypes.CDLL(None, use_errno=True)
+    pidfd = os.pidfd_open(broker_pid)
+    try:
+        duplicate = libc.syscall(_PIDFD_GETFD, pidfd, fd, 0)
+        assert duplicate >= 0, f"pidfd_getfd: {os.strerror(ctypes.get_errno())}"
+    finally:
+        os.close(pidfd)
+    with socket.socket(fileno=duplicate) as sock:
+        return bool(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))

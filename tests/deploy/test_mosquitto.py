@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from scoreboard.adapters.mqtt import own_client_id
-from tests.deploy.broker import Peer, refused
+from scoreboard.sim.broker import PrivateBroker
+from tests.deploy.broker import Peer, nagle_off, refused
 
 TABLE = "table1"  # the template's table id, which the staged ACL is made for
 
@@ -134,3 +135,18 @@ def test_the_daemon_reads_its_venue_bridges_state_and_no_other_login_can_forge_i
         peers(login, "table").publish(f"devetka/{TABLE}/bridge", f"0 forged by {login}")
     peers("devetka", "table").publish(f"devetka/{TABLE}/bridge", "1")  # standing in for the bridge: no login
     assert daemon.live() == (f"devetka/{TABLE}/bridge", "1")
+
+
+@pytest.mark.parametrize("listener", ["venue", "table"])
+def test_the_broker_writes_to_its_clients_without_nagle(shipped, peers, listener):
+    """set_tcp_nodelay: a dashboard reading an event and the state written right after it would otherwise get the
+    state at its own delayed ACK, up to 40 ms later. Read off the broker's end of the connection; the control is a
+    Mosquitto on its defaults, whose end keeps Nagle's algorithm."""
+    assert nagle_off(shipped.process.pid, peers("dashboard" if listener == "venue" else "devetka", listener))
+    with PrivateBroker() as defaults:
+        plain = Peer("plain")
+        try:
+            assert not plain.connect(defaults.port).is_failure
+            assert not nagle_off(defaults.process.pid, plain)
+        finally:
+            plain.close()

@@ -75,7 +75,8 @@ def test_the_venue_broker_lets_no_anonymous_client_in_and_bridges_the_tables_one
     tables = text.index(f"listener {bridge.VENUE_TABLES_PORT}")
     page = text.index(f"listener {bridge.VENUE_PAGE_PORT}")
     link = text.index("connection devetka-readers")
-    assert text[:tables] == ["per_listener_settings true", "persistence false"]
+    assert text[:tables] == ["per_listener_settings true", "persistence false", "upgrade_outgoing_qos true",
+                             "set_tcp_nodelay true"]
     assert text[tables + 1:page] == ["allow_anonymous false", "use_username_as_clientid true",
                                      f"password_file {bridge.VENUE_PASSWORD_FILE}",
                                      f"acl_file {bridge.VENUE_TABLES_ACL_FILE}"]

@@ -136,3 +136,29 @@ def test_a_guest_on_the_page_listener_pushes_no_table_off(venue, tmp_path, anony
         for peer in (board, table, guest):
             peer.close()
         broker.close()
+
+
+@pytest.mark.parametrize("drop", ["", "upgrade_outgoing_qos true"], ids=["shipped", "control"])
+def test_the_readers_broker_acknowledges_every_message_of_the_link_even_a_qos_0_state(venue, tmp_path, drop):
+    """The venue's bridge socket keeps Nagle's algorithm (Mosquitto 2.0.11 sets TCP_NODELAY only on sockets it
+    accepts): a message the readers' broker does not answer held the next one on the link back until its delayed
+    ACK, up to 40 ms. Sent at QoS 1, each is answered (PUBACK) at once; a reader subscribed at QoS 1 on the readers'
+    broker gets a table's QoS 0 state at the QoS the link sent it with. The control sends it on at QoS 0."""
+    broker = variant(venue, tmp_path, drop)
+    reader, table = Peer("reader"), Peer("t4")
+    got: list[tuple[str, int]] = []
+    try:
+        assert not reader.connect(broker.readers_port).is_failure
+        reader.client.on_message = lambda client, userdata, message: got.append((message.topic, message.qos))
+        reader.subscribe("devetka/+/state")
+        assert not table.connect(broker.tables_port, "t4", venue.logins["t4"]).is_failure
+        deadline = time.monotonic() + TIMEOUT
+        while not got and time.monotonic() < deadline:  # the link may still be connecting: sent until one arrives
+            table.client.publish("devetka/t4/state", '{"seq": 1}', qos=0).wait_for_publish(TIMEOUT)
+            time.sleep(0.2)
+        assert got, "no state crossed the link"
+        assert got[0] == ("devetka/t4/state", 0 if drop else 1)
+    finally:
+        for peer in (reader, table):
+            peer.close()
+        broker.close()
