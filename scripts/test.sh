@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Run the whole test suite (or `bash scripts/test.sh ARGS` for pytest ARGS;
 # paths are relative to the repo root). Sets the machine up first.
-# The suite runs on DEVETKA_TEST_WORKERS pytest-xdist workers (default 4: most tests wait on a daemon, a
-# broker, Chromium or a shot clock rather than compute, so two cores keep four busy); `-n 0` in ARGS runs it
-# in one process. A test using a fixture made once per module or package stays on one worker with the rest
+# The suite runs on DEVETKA_TEST_WORKERS pytest-xdist workers (default 8: most tests wait on a daemon, a
+# broker, Chromium or a shot clock rather than compute; on 2 cores 8 finished before 6 and 10, docs/testing.md);
+# `-n 0` in ARGS runs it in one process. A test using a fixture made once per module or package stays on one worker with the rest
 # of them (tests/conftest.py, --dist loadgroup).
 set -euo pipefail
 
@@ -36,7 +36,7 @@ unset PYTHONDONTWRITEBYTECODE
 .venv/bin/python -m pytest --collect-only -q -p no:cacheprovider "${basetemp[@]}" "$@" -n 0 >/dev/null 2>&1 || true
 
 rc=0
-.venv/bin/python -m pytest -n "${DEVETKA_TEST_WORKERS:-4}" --dist loadgroup "${basetemp[@]}" "$@" || rc=$?
+.venv/bin/python -m pytest -n "${DEVETKA_TEST_WORKERS:-8}" --dist loadgroup "${basetemp[@]}" "$@" || rc=$?
 
 # pytest exits 5 when it collected no tests; a green run with no tests would hide
 # a broken suite, so fail loudly.
