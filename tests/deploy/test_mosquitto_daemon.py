@@ -18,7 +18,9 @@ CLEO_DAN = dict(ANA_BEN, players=["Cleo", "Dan"])
 
 @pytest.fixture
 def table(tmp_path, shipped, peers):
-    """The daemon of the staged config, on the broker's table listener, seen online by a dashboard."""
+    """The daemon of the staged config, on the broker's table listener, seen online by a dashboard and its first state
+    published (kept by the broker: a dashboard that subscribes later is handed it retained; before it, a test's
+    dashboard got it live, in a loaded run)."""
     mqtt = load(shipped.root / "etc/devetka/table.toml").mqtt
     assert (mqtt.enabled, mqtt.username) == (True, "devetka")
     daemon = Daemon(tmp_path, config=f'[table]\nid = "{TABLE}"\n[mqtt]\nhost = "127.0.0.1"\n'
@@ -26,10 +28,14 @@ def table(tmp_path, shipped, peers):
                                      f'password = "{mqtt.password}"\n')
     watcher = peers("dashboard")
     watcher.subscribe(f"devetka/{TABLE}/availability")
+    watcher.subscribe(f"devetka/{TABLE}/state")
     daemon.start()
     try:
-        while watcher.next()[1:] != ("online", False):  # said live by this daemon, not retained from before
-            pass
+        online = stated = False
+        while not (online and stated):  # each said live by this daemon, not retained from before
+            topic, payload, retained = watcher.next()
+            online = online or (topic.endswith("/availability") and (payload, retained) == ("online", False))
+            stated = stated or (topic.endswith("/state") and not retained)
         yield daemon
     finally:
         daemon.kill()
