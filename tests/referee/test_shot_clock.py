@@ -23,6 +23,21 @@ def clocked(tmp_path, strike_sensed: bool, **rules):
     return referee, clock
 
 
+def restarted(tmp_path, clock):
+    """The referee a restarted daemon opens on the same store."""
+    return Referee.open(tmp_path / "d.db", clock=clock, wall=FakeWall(clock, EPOCH), settle_after=4.0)
+
+
+def time_foul_after(referee, clock, seconds):
+    """Nothing 0.1 s before ``seconds`` from now; at ``seconds`` the daemon's clock rules the time foul."""
+    clock.now += seconds - 0.1
+    assert referee.shot_clock_if_due() is None
+    clock.now += 0.1
+    reply = referee.shot_clock_if_due()
+    assert reply is not None and reply.state["last_verdict"]["time_foul"] is True
+    return reply
+
+
 def play(referee, clock, inputs):
     """Each input half a second after the last, then the table quiet until the settle timer ends the shot."""
     for item in inputs:
@@ -97,10 +112,7 @@ def test_an_extension_moves_the_deadline_on_25_s_and_the_warning_with_it(tmp_pat
 def test_with_a_strike_sensor_the_daemon_applies_the_time_foul_at_the_deadline(tmp_path):
     referee, clock = clocked(tmp_path, True)
     play(referee, clock, LEGAL_BREAK[:-1])
-    clock.now += 59.9
-    assert referee.shot_clock_if_due() is None
-    clock.now += 0.1
-    reply = referee.shot_clock_if_due()
+    reply = time_foul_after(referee, clock, 60)
     assert reply.ok and reply.changed
     verdict = reply.state["last_verdict"]
     assert verdict["time_foul"] is True and verdict["shooter"] == 1 and verdict["rules"] == ["TR20"]
@@ -189,14 +201,11 @@ def test_after_a_restart_a_timed_turn_goes_on_from_the_time_the_log_gives_it(tmp
     assert referee.handle({"type": "extension"}).state["shot_clock"]["deadline"] == epoch_ms(clock.now + 40)
     referee.close()
     clock.now += 500
-    again = Referee.open(tmp_path / "d.db", clock=clock, wall=FakeWall(clock, EPOCH), settle_after=4.0)
+    again = restarted(tmp_path, clock)
     served = again.state()["shot_clock"]
     assert served["running"] is True and served["extended"] is True
     assert served["deadline"] == epoch_ms(clock.now + 40) and served["warning_at"] == epoch_ms(clock.now + 30)
-    clock.now += 39.9
-    assert again.shot_clock_if_due() is None
-    clock.now += 0.1
-    assert again.shot_clock_if_due().state["last_verdict"]["time_foul"] is True
+    time_foul_after(again, clock, 40)
     again.close()
 
 
@@ -205,7 +214,7 @@ def test_after_a_restart_on_the_settle_that_began_the_turn_the_turn_has_its_whol
     play(referee, clock, LEGAL_BREAK[:-1])
     referee.close()
     clock.now += 500
-    again = Referee.open(tmp_path / "d.db", clock=clock, wall=FakeWall(clock, EPOCH), settle_after=4.0)
+    again = restarted(tmp_path, clock)
     assert again.state()["shot_clock"]["deadline"] == epoch_ms(clock.now + 60)
     assert again.shot_clock_if_due() is None
     again.close()
@@ -235,10 +244,7 @@ def test_a_pause_stands_the_clock_still_and_resuming_gives_back_the_seconds_it_h
     assert served["paused"] is False and served["paused_left"] is None and served["pause_ends"] is None
     assert served["deadline"] == epoch_ms(clock.now + 20) and served["warning_at"] == epoch_ms(clock.now + 10)
     assert resumed.state["seq"] == before["seq"] and resumed.state["last_verdict"] == before["last_verdict"]
-    clock.now += 19.9
-    assert referee.shot_clock_if_due() is None
-    clock.now += 0.1
-    assert referee.shot_clock_if_due().state["last_verdict"]["time_foul"] is True
+    time_foul_after(referee, clock, 20)
     referee.close()
 
 
@@ -327,7 +333,7 @@ def test_a_pause_is_not_stored_so_a_restart_ends_it(tmp_path):
     assert referee.handle({"cmd": "clock_pause", "on": True}).ok
     assert referee.store.log(referee.match_id) == log
     referee.close()
-    again = Referee.open(tmp_path / "d.db", clock=clock, wall=FakeWall(clock, EPOCH), settle_after=4.0)
+    again = restarted(tmp_path, clock)
     assert again.state()["shot_clock"]["paused"] is False
     again.close()
 
