@@ -6,6 +6,7 @@ import contextlib
 import os
 import platform
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -88,3 +89,27 @@ def subscriber(port: int, topics: list[tuple[str, int]], on_message: Callable[..
     client.connect("127.0.0.1", port)
     client.loop_start()
     return client
+
+
+LAN_MTU = 1500
+
+
+def on_a_lan(loopback: bool) -> str:
+    """Run this bench again inside a network namespace of its own whose loopback has a LAN's MTU, unless
+    ``loopback``; says which network the figures come from.
+
+    A hall's tables reach the venue over a LAN, where a 5 KB state is four TCP segments; the machine's own loopback
+    (MTU 65,536) makes it one, and then the tables' bridges, whose sockets Mosquitto leaves to Nagle's algorithm,
+    wait for the venue's delayed ACK (docs/venue.md, "Nagle on the bridges"): a wait no hall has."""
+    if loopback:
+        return "the machine's loopback (MTU 65,536; --loopback)"
+    if os.environ.get("DEVETKA_BENCH_MTU") == str(LAN_MTU):
+        return f"a network namespace of its own, loopback at a LAN's MTU ({LAN_MTU})"
+    user = [] if os.geteuid() == 0 else ["-r"]  # a user namespace too: root inside it may make the network
+    tried = subprocess.run(["unshare", *user, "-n", "true"], capture_output=True, text=True)
+    if tried.returncode != 0:
+        raise SystemExit(f"{Path(sys.argv[0]).name}: cannot make a network namespace ({tried.stderr.strip()}): "
+                         "run it as root, or pass --loopback to measure on the machine's own loopback")
+    command = ["unshare", *user, "-n", "sh", "-c", f'ip link set lo mtu {LAN_MTU} up && exec "$@"', "sh",
+               sys.executable, *sys.argv]
+    raise SystemExit(subprocess.run(command, env={**os.environ, "DEVETKA_BENCH_MTU": str(LAN_MTU)}).returncode)

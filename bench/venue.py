@@ -1,7 +1,7 @@
 """How soon does an input at a table reach its tile on the venue board, with 8 and with 50 tables playing?
 
     python bench/venue.py [--engine mosquitto|nats] [--tables 8,50] [--seconds S] [--speed X] [--hour]
-                          [--no-readers-stamp]
+                          [--no-readers-stamp] [--loopback]
 
 Everything is the real thing, as ``devetka venue-demo`` runs it (scoreboard/sim/venue_demo.py): the venue as
 ``install.sh --venue-server`` sets it up (``mosquitto``: the tables' Mosquitto bridged one way to the readers'
@@ -49,7 +49,7 @@ from pathlib import Path
 
 import orjson
 import paho.mqtt.client as mqtt
-from _common import load_average, machine
+from _common import load_average, machine, on_a_lan
 from paho.mqtt.enums import CallbackAPIVersion
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -245,6 +245,7 @@ def run(engine: str, count: int, seconds: float, speed: float, hour: bool, prior
                 if priority:
                     prioritise(pids + browser_pids)
                 venue_cpu, browser_cpu = cpu_seconds(pids), cpu_seconds(browser_pids)
+                own_cpu = time.process_time()
                 began = time.monotonic()
                 samples = []
                 length = 3600.0 if hour else seconds
@@ -255,6 +256,7 @@ def run(engine: str, count: int, seconds: float, speed: float, hour: bool, prior
                 arrived = browser.evaluate("window.devetkaArrived")
                 venue_cpu = cpu_seconds(pids) - venue_cpu
                 browser_cpu = cpu_seconds(browser_pids) - browser_cpu
+                own_cpu = time.process_time() - own_cpu
                 elapsed = time.monotonic() - began
                 with stamps.lock, readers.lock:
                     stamped, relayed = dict(stamps.at), dict(readers.at)
@@ -270,6 +272,8 @@ def run(engine: str, count: int, seconds: float, speed: float, hour: bool, prior
                       f"{resident_mb(pids):.1f} MB resident")
                 print(f"{name} browser ({len(browser_pids)} processes): "
                       f"{100 * browser_cpu / elapsed:.1f}% of a core, {samples[-1][1]:.0f} MB (PSS)")
+                print(f"{name} this bench (its stamps: {len(stamps.clients) + len(readers.clients)} paho clients): "
+                      f"{100 * own_cpu / elapsed:.1f}% of a core")
                 if hour:
                     print(f"{name} browser memory over the hour: "
                           + ", ".join(f"{at / 60:.0f} min {mb:.0f} MB" for at, mb in samples))
@@ -292,8 +296,12 @@ def main() -> None:
     parser.add_argument("--hour", action="store_true", help="an hour of play, the browser's memory every 5 min")
     parser.add_argument("--no-readers-stamp", action="store_true",
                         help="no subscriber of the bench's on the readers' broker (the first two hops are not split)")
+    parser.add_argument("--loopback", action="store_true",
+                        help="measure on the machine's own loopback (MTU 65,536), not in a namespace at a LAN's MTU")
     args = parser.parse_args()
+    network = on_a_lan(args.loopback)
     print("machine: " + ", ".join(f"{key} {value}" for key, value in machine().items()))
+    print(f"network: {network}")
     for count in (int(n) for n in args.tables.split(",")):
         run(args.engine, count, args.seconds, args.speed, args.hour, args.priority, not args.no_readers_stamp)
 

@@ -1,7 +1,7 @@
 """Input to tile measured a second way, beside ``bench/venue.py``: stamps from outside the Python process, repaints
 from outside the board's own code.
 
-    python bench/venue_observer.py [--engine mosquitto|nats] [--tables 50] [--seconds 60] [--speed 1]
+    python bench/venue_observer.py [--engine mosquitto|nats] [--tables 50] [--seconds 60] [--speed 1] [--loopback]
 
 The venue as ``devetka venue-demo`` runs it (scoreboard/sim/venue_demo.py), N tables each ``devetka demo --hold``
 with its own Mosquitto bridged to it, the board in headless Chromium (tests/venue/browser.py). Two clocks, both the
@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 import orjson
-from _common import load_average, machine
+from _common import load_average, machine, on_a_lan
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -221,8 +221,12 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--speed", type=float, default=1.0, help="the tables' pace, 1 = real time (default 1)")
+    parser.add_argument("--loopback", action="store_true",
+                        help="measure on the machine's own loopback (MTU 65,536), not in a namespace at a LAN's MTU")
     args = parser.parse_args()
+    network = on_a_lan(args.loopback)
     print("machine: " + ", ".join(f"{key} {value}" for key, value in machine().items()))
+    print(f"network: {network}")
     run(args.engine, args.tables, args.seconds, args.speed)
 
 
