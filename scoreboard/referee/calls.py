@@ -59,7 +59,7 @@ class Referee(Protocol):
 
     def served(self, changed: bool = False) -> Reply: ...
 
-    def new_match(self, match_start: Any) -> Reply: ...
+    def new_match(self, match_start: Any, call: dict[str, Any] | None = None) -> Reply: ...
 #: Start of an offered call while the venue cannot be reached (``venue_away``).
 VENUE_AWAY = msg("the venue cannot be reached: this called match can start once it is back (or ask the desk)")
 #: The director's heartbeats missed before the table takes its venue link as down (as the venue's boards do).
@@ -139,7 +139,8 @@ def where_said(where: Any) -> Message | None:
 
 class TableCalls:
     """The call offered at this table and the calls it answered (in memory: a restarted daemon has none offered,
-    and the director calls again once an answer is overdue)."""
+    and the director calls again once an answer is overdue). The call a match was begun from is stored with the
+    match (``Store.call_begun``): a restarted daemon still says where its players go next."""
 
     def __init__(self, wall: Callable[[], float]) -> None:
         self._wall = wall
@@ -322,7 +323,7 @@ class TableCalls:
         away = self._venue_away(referee)
         if away is not None:
             return away
-        reply = referee.new_match(_start_of(referee, call))
+        reply = referee.new_match(_start_of(referee, call), call)
         if reply.ok:
             self.begun = call
             self._end(call, "started")

@@ -280,6 +280,7 @@ class Referee:
         self.shot_clock = ShotClockTimer()
         self.match = Match.resume(log, rules_version, seen=self.shot_clock.seen_stored)
         self.match_id, self.seq = match_id, len(log) - 1
+        self.calls.begun = self.store.call_begun(match_id) if self.match.match_start.call is not None else None
         self.taken_back = None
         if len(log) > 1 and type(log[-1]) in (Undo, UndoShot):  # the state is the fold of the log: so is this
             self.taken_back = _taking_back(Match.resume(log[:-1], rules_version), log[-1])
@@ -361,10 +362,10 @@ class Referee:
         """The state now, for the calls' answers (``calls.py``), built when first read as every other reply's."""
         return Reply(True, self._served(), changed=changed)
 
-    def new_match(self, match_start: Any) -> Reply:
-        """A match begun outside ``handle`` (a called match's Start or its break's strike)."""
+    def new_match(self, match_start: Any, call: dict[str, Any] | None = None) -> Reply:
+        """A match begun outside ``handle`` (a called match's Start or its break's strike, from ``call``)."""
         self._moves += 1
-        return self._new_match(match_start)
+        return self._new_match(match_start, call)
 
     def _command(self, request: dict[str, Any]) -> Reply:
         cmd = request["cmd"]
@@ -554,7 +555,7 @@ class Referee:
         for source in self.sources:
             source.set_rack_mode(on)
 
-    def _new_match(self, raw: Any) -> Reply:
+    def _new_match(self, raw: Any, call: dict[str, Any] | None = None) -> Reply:
         """Begin a match; what its ``match_start`` leaves out (all of it, if absent) comes from ``[match]``; its
         rules are composed key by key (profile, venue, request: ``profiles.compose``), its sensed switches are
         the table's and its ``table`` this one."""
@@ -592,7 +593,7 @@ class Referee:
         match_start = replace(match_start, t=self.now())  # the daemon stamps the match's time
         match = Match(match_start)
         try:
-            match_id = self.store.start_match(match_start)
+            match_id = self.store.start_match(match_start, call=call)
         except Exception as error:  # sqlite3 or the disk: the match stays as it was
             self._store_failed(error)
             return self._refuse(msg("the store could not start the match: {error}", error=_error_words(error)),

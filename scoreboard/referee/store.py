@@ -203,8 +203,9 @@ class Store:
             raise StoreError(msg("cannot read the store {path}: {error}", path=str(path), error=str(error))) from None
         return cls(connection, path, None)
 
-    def start_match(self, match_start: MatchStart) -> int:
-        """Begin a new match (it becomes the current one) and return its id; committed on return."""
+    def start_match(self, match_start: MatchStart, *, call: dict[str, Any] | None = None) -> int:
+        """Begin a new match (it becomes the current one) and return its id; committed on return. ``call``: the
+        venue director's call it is begun from, kept whole in the same transaction (``call_begun``)."""
         if not isinstance(match_start, MatchStart):
             raise StoreError("a match begins with match_start")
         if self._now is None:
@@ -222,7 +223,22 @@ class Store:
             db.execute("INSERT INTO inputs (match_id, seq, input) VALUES (?, 0, ?)",
                        (match_id, _dumps(to_json(match_start))))
             db.execute("DELETE FROM store_info WHERE key = 'current'")  # the latest is the current one again
+            if call is not None:
+                db.execute("INSERT OR REPLACE INTO store_info (key, value) VALUES ('call_begun', ?)",
+                           (_dumps({"match": match_id, "call": call}),))
         return match_id
+
+    def call_begun(self, match_id: int) -> dict[str, Any] | None:
+        """The director's call ``match_id`` was begun from, whole (its ``next`` says where its players go), when it
+        is the last called match begun here; None otherwise. Kept so a restarted daemon still says where next."""
+        try:
+            row = self._db.execute("SELECT value FROM store_info WHERE key = 'call_begun'").fetchone()
+        except sqlite3.OperationalError:  # a version-1 store read as it is: it has no store_info
+            return None
+        if row is None:
+            return None
+        kept = orjson.loads(row[0])
+        return kept["call"] if isinstance(kept, dict) and kept.get("match") == match_id else None
 
     def resume_match(self, match_id: int) -> None:
         """Make a stored match the current one again (one left unfinished when another was begun); committed on

@@ -278,7 +278,7 @@ def test_venue_away_is_said_in_the_players_language(tmp_path):
         referee.close()
 
 
-def test_a_daemon_restarted_mid_match_forgets_where_next_but_not_the_result(tmp_path):
+def test_a_daemon_restarted_mid_match_still_says_where_next_and_sends_the_result(tmp_path):
     path = tmp_path / "devetka.db"
     referee = Referee.open(path, wall=lambda: NOW)
     try:
@@ -290,9 +290,62 @@ def test_a_daemon_restarted_mid_match_forgets_where_next_but_not_the_result(tmp_
     try:
         for item in NINE_ON_THE_BREAK:
             state = again.handle(item).state
-        assert state["next_for"] is None and state["called_results"][0]["call"] == CALL["id"]
+        assert [n["words"] for n in state["next_for"]] == ["winners' round 3 against the winner of Cvita - Dino",
+                                                           "losers' round 2 against Ema"]
+        assert state["called_results"][0]["call"] == CALL["id"]
     finally:
         again.close()
+
+
+def test_a_daemon_restarted_after_the_won_match_still_says_where_next_until_a_new_match(tmp_path):
+    path = tmp_path / "devetka.db"
+    referee = Referee.open(path, wall=lambda: NOW)
+    try:
+        won = won_called(referee, next=NEXT)["won"]["next_for"]
+    finally:
+        referee.close()
+    again = Referee.open(path, wall=lambda: NOW)
+    try:
+        assert again.state()["next_for"] == won
+        assert again.handle({"cmd": "new_match", "match_start": {"players": ["Eva", "Fran"], "race": [3, 3]}}).ok
+        assert again.state()["next_for"] is None
+    finally:
+        again.close()
+    third = Referee.open(path, wall=lambda: NOW)
+    try:
+        assert third.state()["next_for"] is None  # the uncalled match is current: its players go nowhere next
+    finally:
+        third.close()
+
+
+def test_a_called_match_the_full_disk_cannot_begin_keeps_no_call_either(tmp_path):
+    """The call is kept in the match's own transaction: a store that cannot begin the match keeps no call."""
+    from tests.disks import fill, small_disk
+
+    with small_disk(tmp_path) as disk:
+        referee = Referee.open(disk / "devetka.db", wall=lambda: NOW)
+        try:
+            referee.handle({"cmd": "call", "call": {**CALL, "profile": "wpa", "match_start": RACE_TO_ONE,
+                                                    "next": NEXT}})
+            filler = fill(disk)
+            for _ in range(100):  # the WAL takes a few matches in the room it has; then the disk is full
+                if not referee.handle({"cmd": "new_match", "match_start": RACE_TO_ONE}).ok:
+                    break
+            else:
+                raise AssertionError("a full disk began 100 matches")
+            before = referee.state()
+            answer = referee.handle({"cmd": "call_start", "call": CALL["id"]})
+            assert (answer.ok, answer.code) == (False, "store_failed")
+            assert dict(referee.state(), health=[]) == dict(before, health=[])  # the match as it was
+            assert referee.store.call_begun((before["match_id"] or 0) + 1) is None
+            filler.unlink()
+        finally:
+            referee.close()
+        again = Referee.open(disk / "devetka.db", wall=lambda: NOW)
+        try:
+            assert again.match_id == before["match_id"] and again.calls.begun is None
+        finally:
+            again.close()
 
 
 def test_the_documented_offered_call_is_the_one_served(table):
