@@ -361,7 +361,9 @@ class State(Record, frozen=True, kw_only=True):
     ball_on: Annotated[Ball | None, Meta(description="the lowest ball on the table, the one to hit first (5.1)")]
     hill: Annotated[list[bool], Meta(description="each player is one rack from winning the race (never under APA)")]
     break_to_come: Annotated[bool, Meta(description="the rack's break is still to be played")]
-    rematch_breaker: Annotated[Player | None, Meta(description="who breaks a rematch: the match's loser")]
+    rematch_breaker: Annotated[Player | None, Meta(
+        description="who breaks a rematch: the match's loser; null while the match is not won, and for a called "
+                    "match (the director calls each player's next match: no rematch is offered)")]
     shot_dropped: Annotated[list[int | None], Meta(
         description="the balls the shot being played has dropped so far, in order (0 the cue ball, null unnamed)")]
     identify_candidates: Annotated[list[Ball], Meta(

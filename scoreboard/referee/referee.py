@@ -783,6 +783,8 @@ class Referee:
             call=self.calls.served(words), match_call=match.match_start.call if match is not None else None,
             called_results=self.calls.results(self, state_line(match.state) if match and called else {}),
             next_for=self.calls.next_for(match, words), **answer)
+        if called:
+            daemon["rematch_breaker"] = None  # the players of a called match go where the director calls them next
         if match is None:
             return present.state(None, **daemon, last_verdict=None, undo=None, undo_shot=None, taken_back=None,
                                  shot_reopened=False, rules=None, rules_version=None,

@@ -163,6 +163,8 @@ class Summary:
     names: tuple[str, str] = ("", "")
     next: tuple[str, str] = ("", "")
     """A called match won: "Next for you: ..." under each name, where the call said each player goes ("" unsaid)."""
+    rematch: bool = False
+    """The match won offers a rematch (the daemon serves who would break it; a called match offers none)."""
 
 
 @dataclass(frozen=True)
@@ -699,7 +701,7 @@ def _summary(state: State, players: list[str], verdict: Ruling | None, t: Catalo
     winner = state.match_winner
     if winner is not None:
         return Summary((state.match_id, "match"), _("{name} wins the match").format(name=players[winner]),
-                       "", True, score, names, _next_for(state.next_for, t))
+                       "", True, score, names, _next_for(state.next_for, t), state.rematch_breaker is not None)
     conceded = state.conceded
     if conceded is not None:
         key: tuple[Any, ...] = (state.match_id, "conceded", conceded.rack)

@@ -188,8 +188,12 @@ def test_a_called_match_won_serves_where_each_player_goes_next(table):
     assert (ana["words"], ana["match"]) == ("winners' round 3 against the winner of Cvita - Dino", "W3-1")
     assert (ben["words"], ben["match"]) == ("losers' round 2 against Ema", "L2-1")
     assert ana["message"]["id"] == "{round} against the winner of {a} - {b}"
-    assert table.handle({"cmd": "new_match", "match_start": {"players": ["Eva", "Fran"], "race": [3, 3]}}).ok
-    assert table.state()["next_for"] is None  # a match not called: nothing to say
+    assert states["won"]["rematch_breaker"] is None  # the director calls them next: no rematch offered
+    assert table.handle({"cmd": "new_match", "match_start": {"players": ["Eva", "Fran"], "race": [1, 1]}}).ok
+    for item in NINE_ON_THE_BREAK:
+        won = table.handle(item).state
+    assert won["next_for"] is None  # a match not called: nothing to say
+    assert won["rematch_breaker"] == 1  # and its loser breaks a rematch
 
 
 @pytest.mark.parametrize("win, lose, said", [

@@ -130,8 +130,12 @@ def test_screenshots_of_a_called_match_with_its_event_then_next_for_you_once_won
     screen.wait_for(lambda: screen.text("stats"), "the match's counts")
     assert (screen.text("next0"), screen.text("next1")) == shown[1:]
     assert screen.visible(screen.widget("next0")) and screen.visible(screen.widget("next1"))
+    assert screen.text("next") == ("Gotovo" if folder else "Done")  # no Rematch: the director calls them next
     screen.screenshot(f"{folder}match-summary-next")
     assert screen.cut() == [] and (not folder or english(screen) == [])
+    screen.tap_id("next")
+    screen.wait_for(lambda: screen.current == "live", "the summary closed")
+    assert table.play({"cmd": "state"})["match_id"] == state["match_id"]  # nothing begun
 
 
 def test_start_says_why_while_the_venue_cannot_be_reached_and_begins_nothing(screen, daemon, broker):

@@ -167,6 +167,18 @@ def test_a_rack_won_and_the_match_won_give_summaries(referee):
     assert v.summary.title == "Ana wins the match" and (v.summary.names, v.summary.score) == (("Ana", "Ben"), "1  –  0")
     assert v.status_text == "Ana wins the match" and not v.buttons["miss"].enabled
     assert v.buttons["undo"].enabled and v.buttons["fouls"].enabled  # a late foul reopens the rack
+    assert v.summary.rematch  # the loser breaks it
+
+
+def test_a_called_match_won_offers_no_rematch(referee):
+    """The director calls each player's next match: the daemon serves no rematch breaker, and the summary offers
+    none (its button reads Done)."""
+    call = {"id": "5e1f0a9c3b2d/1/W2-1/7", "match": "W2-1", "round": "W2", "side": "winners",
+            "match_start": dict(ANA_BEN, race=[1, 1])}
+    accepted(referee, {"cmd": "call", "call": call}, {"cmd": "call_start", "call": call["id"]})
+    v = shown(play(referee, {"type": "strike"}, {"type": "first_contact", "ball": 1},
+                  {"type": "pocket", "ball": 9}, {"type": "settle"}))
+    assert v.screen == "summary" and v.summary.match_over and not v.summary.rematch
 
 
 def test_a_rack_won_is_summed_up_while_the_next_is_broken(referee):

@@ -18,7 +18,8 @@ class SummaryScreen(DevetkaScreen):
     """The summary names the next match to play (``summary.next``): the title and the counts make room for it."""
 
     def dismiss(self) -> None:
-        """Next rack: this summary is not shown again; the screen the state calls for is."""
+        """Next rack (or Done, a called match won): this summary is not shown again; the screen the state calls
+        for is."""
         app = App.get_running_app()
         if app.view.summary is not None:
             app.dismissed.add(app.view.summary.key)
