@@ -223,8 +223,9 @@ FREEZE_S = float(os.environ.get("DEVETKA_VENUE_FREEZE_S", "20"))
 
 def test_a_frozen_venue_broker_thawed_passes_each_tables_events_on_in_seq_order(tables, venue, board):
     """Issue 29: the venue broker frozen (SIGSTOP, a hung machine) for FREEZE_S while the tables play, then thawed.
-    Every table's events reach the readers in seq order (a QoS 1 repeat may come, never an older event after a newer
-    one), and none is lost."""
+    Every table's events reach the readers in seq order and none is lost, as docs/mqtt.md ("Order") promises a
+    subscriber: once the repeats QoS 1 may deliver are dropped (a window of events sent again after the thaw: a run
+    gave [8, 9, 8, 9, 10, ...]), the first copy of each comes in order."""
     for table in tables.values():
         begin(table, board)
         last = table.state()["seq"]
@@ -245,8 +246,8 @@ def test_a_frozen_venue_broker_thawed_passes_each_tables_events_on_in_seq_order(
         events = [orjson.loads(payload) for _, topic, payload, _ in board.arrivals[since:]
                   if topic == f"devetka/{table.id}/event"]
         seqs = [event["seq"] for event in events if event["event"] == "input" and event["match_id"] == last["match_id"]]
-        assert seqs == sorted(seqs), (table.id, seqs)
-        assert sorted(set(seqs)) == list(range(seqs[0], last["seq"] + 1)), (table.id, seqs)
+        first_copies = list(dict.fromkeys(seqs))
+        assert first_copies == list(range(seqs[0], last["seq"] + 1)), (table.id, seqs)
 
 
 @pytest.fixture(autouse=True)
