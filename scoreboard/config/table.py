@@ -205,20 +205,14 @@ def web_address(value: Any, key: str) -> str:
 @dataclass(frozen=True)
 class VenueConfig:
     """``[venue]``: the venue this table plays in. ``url`` is the venue board's address (the venue broker's
-    WebSockets listener serves it): the touchscreen shows a QR code of its night's event (``?event``) for phones.
+    WebSockets listener serves it): the daemon serves its night's event's page and each match's page there, which
+    the touchscreen shows as QR codes for phones (``scoreboard.referee.results``).
 
-    >>> VenueConfig().url, parse('[venue]\\nurl = "http://venue.local:9001/"').venue.event_url
-    (None, 'http://venue.local:9001/?event')
+    >>> VenueConfig().url, parse('[venue]\\nurl = "http://venue.local:9001/"').venue.url
+    (None, 'http://venue.local:9001/')
     """
 
     url: str | None = setting(None, web_address)
-
-    @property
-    def event_url(self) -> str | None:
-        """The board's event view (issue 32), or None with no ``url``."""
-        if self.url is None:
-            return None
-        return self.url + ("&event" if "?" in self.url else "?event")
 
 
 @dataclass(frozen=True)

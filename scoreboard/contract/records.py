@@ -378,6 +378,9 @@ class State(Record, frozen=True, kw_only=True):
     stats: Annotated[Stats | None | UnsetType, Meta(
         description="the stats command: the counts (null: no match)")] = UNSET
     results: Annotated[dict[str, Any] | UnsetType, Meta(description="the results command: tonight's")] = UNSET
+    event_page: Annotated[str | None | UnsetType, Meta(
+        description="the results command: the venue board's page of the night's event ([venue] url), null with "
+                    "none")] = UNSET
     match: Annotated[int | UnsetType, Meta(description="the result command: the match asked for")] = UNSET
     result: Annotated[str | None | UnsetType, Meta(description="the result command: the result text")] = UNSET
     compact: Annotated[str | None | UnsetType, Meta(description="the result command: the compact text")] = UNSET

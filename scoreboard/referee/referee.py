@@ -61,7 +61,7 @@ from scoreboard.core.stats import counts
 from scoreboard.i18n.catalog import catalog
 from scoreboard.referee import calls
 from scoreboard.referee.reply import Reply, StaleReply, is_code
-from scoreboard.referee.results import board_link, night, result_texts
+from scoreboard.referee.results import board_link, event_link, night, result_texts
 from scoreboard.referee.settings import Overrides
 from scoreboard.referee.shot_clock import ShotClockTimer
 from scoreboard.referee.store import Store, StoreError, WriteError
@@ -384,7 +384,8 @@ class Referee:
         if cmd == "stats":
             return Reply(True, self.state(stats=self.stats()))
         if cmd == "results":
-            return Reply(True, self.state(results=night(self.store)))
+            return Reply(True, self.state(results=night(self.store), event_page=None if self.venue_url is None
+                                          else event_link(self.venue_url)))
         if cmd == "result":
             return self._result(request.get("match"))
         if cmd == "resume":

@@ -71,6 +71,16 @@ def board_link(url: str, compact_text: str, language: str) -> str:
     return f"{url}{'&' if '?' in url else '?'}lang={language}&result={encoded}"
 
 
+def event_link(url: str) -> str:
+    """The venue board's page of the night's event (``?event``, issue 32), where a phone follows the bracket and
+    its player's next match.
+
+    >>> event_link("https://board.bar.hr/"), event_link("http://10.0.0.2:9001/?lang=hr")
+    ('https://board.bar.hr/?event', 'http://10.0.0.2:9001/?lang=hr&event')
+    """
+    return url + ("&event" if "?" in url else "?event")
+
+
 def night_start(store: Store) -> str:
     """When tonight began: ``NIGHT_HOURS`` before the store's clock says it is now (UTC, ISO 8601)."""
     return (store.now() - timedelta(hours=NIGHT_HOURS)).astimezone(timezone.utc).isoformat()

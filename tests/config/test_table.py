@@ -573,11 +573,9 @@ def test_the_match_records_the_sensors_the_config_wires(text, sensed):
     config = parse(text)
     assert config.sensed == {"rails_sensed": sensed[0], "strike_sensed": sensed[1]}
     assert (config.match.rules.rails_sensed, config.match.rules.strike_sensed) == sensed
-def test_the_venue_board_address_is_an_http_address_and_gives_the_event_view():
-    assert parse('[venue]\nurl = "https://board.bar.hr/"').venue.event_url == "https://board.bar.hr/?event"
-    assert parse('[venue]\nurl = "http://10.0.0.2:9001/?lang=hr"').venue.event_url == (
-        "http://10.0.0.2:9001/?lang=hr&event")
-    assert parse("").venue.event_url is None
+def test_the_venue_board_address_is_an_http_address():
+    assert parse('[venue]\nurl = "https://board.bar.hr/"').venue.url == "https://board.bar.hr/"
+    assert parse("").venue.url is None
     assert error_of('[venue]\nurl = "venue.local:9001"') == (
         'venue.url: expected an http:// or https:// address, e.g. http://venue.local:9001/, got "venue.local:9001"')
 

@@ -44,9 +44,11 @@ def test_tonight_is_the_matches_begun_in_the_last_twelve_hours_each_with_its_sco
         clock.now = "2026-11-29T23:40:00+00:00"
         play(referee, *NINE_ON_THE_BREAK)  # on now: rack 2 to come
         clock.now = "2026-11-30T01:10:00+00:00"  # past midnight: still tonight
-        results = referee.handle({"cmd": "results"}).state["results"]
+        answer = referee.handle({"cmd": "results"}).state
+        results = answer["results"]
     finally:
         referee.close()
+    assert answer["event_page"] is None  # no [venue] url: no event's page
     assert results["since"] == "2026-11-29T13:10:00+00:00"
     assert [(row["match"], row["players"], row["score"], row["winner"], row["racks"]) for row in results["matches"]] \
         == [(2, ["Mia", "Noa"], [2, 0], 0, 2), (3, ["Ana", "Ben"], [1, 0], None, 1)]
@@ -78,12 +80,15 @@ def test_a_matchs_result_is_the_text_devetka_export_result_prints_and_its_compac
 
 
 def test_with_the_venue_s_address_a_result_is_served_with_its_page_on_the_board_holding_the_compact_result(tmp_path):
+    """And tonight's results with the night's event's page on the board (``event_page``)."""
     referee = Referee.open(tmp_path / "d.db", language="hr", venue_url="http://venue.local:9001/?user=phone")
     try:
         play(referee, *NINE_ON_THE_BREAK, race=[1, 1], players=["Zvonimir Ćosić", "Đurđa Šarić"])
         served = referee.handle({"cmd": "result", "match": 1}).state
+        event_page = referee.handle({"cmd": "results"}).state["event_page"]
     finally:
         referee.close()
+    assert event_page == "http://venue.local:9001/?user=phone&event"  # the night's event on the same board
     address = urlsplit(served["board"])
     query = parse_qs(address.query)
     assert (address.scheme, address.netloc, address.path) == ("http", "venue.local:9001", "/")

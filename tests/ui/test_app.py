@@ -1472,42 +1472,23 @@ def test_the_pin_is_changed_behind_it_and_a_change_for_the_next_start_offers_res
     assert Image(str(shot)).size == (800, 480)
 
 
-def test_with_the_venue_boards_address_the_results_offer_the_nights_event_as_a_code(kivy_window, daemon, tmp_path):
-    """Issue 32: ``[venue] url`` in the table's config puts the night's event first on the results screen; a tap
-    shows the code a phone decodes as the venue board's ``?event`` view."""
-    from kivy.app import App
-
-    from scoreboard.config.table import parse
-    from scoreboard.ui.app import DevetkaApp
-
-    app = DevetkaApp(socket_path=str(daemon.socket), config=parse('[venue]\nurl = "http://venue.local:9001/"'),
-                     touch_clock=TouchClock(), last_language=tmp_path / "last-language", make_ahead=False)
-    kivy_window.size = (800, 480)
-    root = app.build()
-    app.root = root
-    kivy_window.add_widget(root)
-    app.connect()
-    screen = Touchscreen(app, kivy_window)
-    table = Table(daemon)
-    try:
-        screen.wait_for(lambda: app.view.connected, "the referee's state")
-        started(screen, table, race=[1, 1])
-        table.play(*NINE_ON_THE_BREAK)
-        screen.wait_for(lambda: screen.current == "summary", "the match summary")
-        screen.tap_id("results")
-        screen.wait_for(lambda: len(night_buttons(screen)) == 2, "the night's event and tonight's match")
-        event, match = night_buttons(screen)
-        assert event.text == "The night's event\n(bracket, your next match)" and match.text.endswith("Ana 1 – 0 Ben")
-        screen.wait_for(lambda: match.lit, "the match just played, chosen first")
-        screen.tap(event)
-        screen.wait_for(lambda: event.lit and screen.text("note", "results")
-                        == "The night's event on your phone: http://venue.local:9001/?event", "the event's code")
-        assert shown_codes(screen, "results-event") == ["http://venue.local:9001/?event"] and not screen.cut()
-    finally:
-        table.client.close()
-        app.dispatch("on_stop")
-        kivy_window.remove_widget(root)
-        App._running_app = None
+@pytest.mark.parametrize("daemon_config", [VENUE_BOARD])
+def test_with_the_venue_boards_address_the_results_offer_the_nights_event_as_a_code(screen, table):
+    """Issue 32: ``[venue] url`` in the table's config puts the night's event first on the results screen (the
+    daemon serves its page, ``event_page``); a tap shows the code a phone decodes as the venue board's ``?event``
+    view."""
+    started(screen, table, race=[1, 1])
+    table.play(*NINE_ON_THE_BREAK)
+    screen.wait_for(lambda: screen.current == "summary", "the match summary")
+    screen.tap_id("results")
+    screen.wait_for(lambda: len(night_buttons(screen)) == 2, "the night's event and tonight's match")
+    event, match = night_buttons(screen)
+    assert event.text == "The night's event\n(bracket, your next match)" and match.text.endswith("Ana 1 – 0 Ben")
+    screen.wait_for(lambda: match.lit, "the match just played, chosen first")
+    screen.tap(event)
+    screen.wait_for(lambda: event.lit and screen.text("note", "results")
+                    == "The night's event on your phone: http://venue.local:9001/?event", "the event's code")
+    assert shown_codes(screen, "results-event") == ["http://venue.local:9001/?event"] and not screen.cut()
 
 
 def test_an_answer_that_does_not_fit_is_said_naming_its_field_and_a_refusal_in_its_words(tmp_path):

@@ -25,10 +25,10 @@ EVENT = -1
 class ResultsScreen(DevetkaScreen):
     """Tonight's matches at this table, the latest first, and the QR code of one's result for a phone: both asked
     of the daemon (``{"cmd": "results"}``, ``{"cmd": "result", "match": ID}``); a tap on a match shows its code.
-    With the venue board's address in the config (``[venue] url``) the list begins with the night's event, whose
-    code opens the board's ``?event`` view on a phone (issue 32). Where the daemon serves a match's page on the
-    venue's board (``board``: ``[venue] url`` in its config) a button switches the code between that page's address
-    and the JSON result (issue 33)."""
+    Where the daemon serves the night's event's page on the venue's board (``event_page``: ``[venue] url`` in its
+    config) the list begins with it, its code opening the board's ``?event`` view on a phone (issue 32). Where it
+    serves a match's page there (``board``) a button switches the code between that page's address and the JSON
+    result (issue 33)."""
 
     selected = NumericProperty(0)
     """The match whose code is shown (or asked for); 0: none."""
@@ -40,9 +40,12 @@ class ResultsScreen(DevetkaScreen):
     """The code holds the match's page on the venue's board (else its JSON result): kept from match to match."""
     served: State | None = None
     """The daemon's answer for the chosen match (its ``result``, ``compact`` and ``board``)."""
+    event_page: str | None = None
+    """The night's event's page on the venue's board, as the daemon served it with tonight's results."""
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.selected = 0
+        self.event_page = None
         self._fill(())
         self.note = tr._("Asking the referee for tonight's results…")
         App.get_running_app().send({"cmd": "results"})
@@ -55,6 +58,7 @@ class ResultsScreen(DevetkaScreen):
             return
         state = heard.state
         if request.get("cmd") == "results":
+            self.event_page = _text(state.event_page) or None
             rows = night_rows(given(state.results), language=tr.language)
             self._fill(rows)
             first = chosen_row(rows, state.match_id)
@@ -88,8 +92,7 @@ class ResultsScreen(DevetkaScreen):
         self.note = code_note(self.selected, code, tr.language)
 
     def _event_url(self) -> str | None:
-        url: str | None = App.get_running_app().table_config.venue.event_url
-        return url
+        return self.event_page
 
     def pick(self, match: int) -> None:
         """Show this match's code: asked of the daemon, drawn when it answers (the night's event's at once)."""
