@@ -278,6 +278,41 @@ class Stats(Record, frozen=True, kw_only=True):
     of_rack: Annotated[int, Meta(ge=0, description="the rack ``rack`` counts")]
 
 
+class TonightsMatch(Record, frozen=True, kw_only=True):
+    """One of tonight's matches at this table (the results command): its compact result, as the QR code holds it
+    (``scoreboard.core.results.compact``: the result ``devetka export --result`` prints with its racks totalled
+    per player), or, for a match whose log no longer folds, its id, start and players with ``error``."""
+
+    match: Annotated[int, Meta(ge=1, description="the stored match's id")]
+    started: Annotated[str | None, Meta(description="when it began (UTC, ISO 8601)")]
+    players: Annotated[list[str], Meta(min_length=2, max_length=2)]
+    error: Annotated[str | UnsetType, Meta(description="why its log cannot be read: then nothing below")] = UNSET
+    table: str | None | UnsetType = UNSET
+    profile: str | None | UnsetType = UNSET
+    scoring: Annotated[str | UnsetType, Meta(description="racks, or apa: points against targets")] = UNSET
+    race: Pair | None | UnsetType = UNSET
+    score: Annotated[Pair | UnsetType, Meta(description="racks won")] = UNSET
+    winner: Player | None | UnsetType = UNSET
+    racks: Annotated[int, Meta(ge=0, description="racks finished")] | UnsetType = UNSET
+    duration_s: Annotated[float, Meta(ge=0)] | UnsetType = UNSET
+    break_and_runs: Pair | UnsetType = UNSET
+    nines_on_break: Pair | UnsetType = UNSET
+    fouls: Pair | UnsetType = UNSET
+    racks_left_out: Annotated[bool | UnsetType, Meta(description="the racks are totalled, not listed")] = UNSET
+    points: Annotated[Pair | UnsetType, Meta(description="APA: each player's points")] = UNSET
+    targets: Annotated[Pair | UnsetType, Meta(description="APA: the points each player must reach")] = UNSET
+    innings: Annotated[int, Meta(ge=0, description="APA: the score sheet's innings")] | UnsetType = UNSET
+    dead_balls: Annotated[int, Meta(ge=0, description="APA: balls dead (not scored)")] | UnsetType = UNSET
+    safeties: Annotated[Pair | UnsetType, Meta(description="APA: defensive shots")] = UNSET
+
+
+class Tonight(Record, frozen=True, kw_only=True):
+    """The results command's answer: tonight's matches at this table, oldest first."""
+
+    since: Annotated[str, Meta(description="when tonight began (UTC, ISO 8601): twelve hours before the answer")]
+    matches: list[TonightsMatch]
+
+
 #: A setting's value, by its dotted name (``table.id``, ``ui.sound``: README, "Settings changed at the table").
 Setting = str | int | float | bool | None
 
@@ -377,7 +412,7 @@ class State(Record, frozen=True, kw_only=True):
     names: Annotated[list[str] | UnsetType, Meta(description="the names command: the players' names stored")] = UNSET
     stats: Annotated[Stats | None | UnsetType, Meta(
         description="the stats command: the counts (null: no match)")] = UNSET
-    results: Annotated[dict[str, Any] | UnsetType, Meta(description="the results command: tonight's")] = UNSET
+    results: Annotated[Tonight | UnsetType, Meta(description="the results command: tonight's matches")] = UNSET
     event_page: Annotated[str | None | UnsetType, Meta(
         description="the results command: the venue board's page of the night's event ([venue] url), null with "
                     "none")] = UNSET

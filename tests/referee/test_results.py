@@ -13,6 +13,7 @@ import orjson
 from scoreboard.core.results import compact
 from scoreboard.referee.referee import Referee
 from tests.live import ANA_BEN
+from tests.served import valid
 
 NINE_ON_THE_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
                      {"type": "settle"}]
@@ -44,7 +45,7 @@ def test_tonight_is_the_matches_begun_in_the_last_twelve_hours_each_with_its_sco
         clock.now = "2026-11-29T23:40:00+00:00"
         play(referee, *NINE_ON_THE_BREAK)  # on now: rack 2 to come
         clock.now = "2026-11-30T01:10:00+00:00"  # past midnight: still tonight
-        answer = referee.handle({"cmd": "results"}).state
+        answer = valid("state", referee.handle({"cmd": "results"}).state)  # as docs/schema says
         results = answer["results"]
     finally:
         referee.close()
@@ -110,9 +111,23 @@ def test_a_match_whose_log_no_longer_folds_is_listed_by_name_and_has_no_result(t
                    (orjson.dumps({"type": "pocket", "ball": 12}).decode(),))
     referee = Referee.open(path)
     try:
-        (row,) = referee.handle({"cmd": "results"}).state["results"]["matches"]
+        (row,) = valid("state", referee.handle({"cmd": "results"}).state)["results"]["matches"]
         error = referee.handle({"cmd": "result", "match": 1}).error
     finally:
         referee.close()
     assert row["match"] == 1 and row["players"] == ["Ana", "Ben"] and "does not fold" in row["error"]
     assert error.startswith("match 1 has no result: the log does not fold")
+
+
+def test_an_apa_match_is_listed_tonight_with_its_points_targets_and_score_sheet_totals(tmp_path):
+    referee = Referee.open(tmp_path / "d.db")
+    try:
+        assert referee.handle({"cmd": "new_match", "match_start": {
+            "players": ["Ana", "Ben"], "apa_skill": [3, 5], "breaker": 0, "rules": {"profile": "apa9"}}}).ok
+        for item in NINE_ON_THE_BREAK:
+            assert referee.handle(item).ok, item
+        (row,) = valid("state", referee.handle({"cmd": "results"}).state)["results"]["matches"]
+    finally:
+        referee.close()
+    assert (row["scoring"], row["race"], row["points"], row["targets"]) == ("apa", None, [2, 0], [25, 38])
+    assert (row["innings"], row["dead_balls"], row["safeties"], row["racks"]) == (0, 8, [0, 0], 1)  # the 1-8 dead

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from datetime import timedelta, timezone
 
+from scoreboard.contract.read import read
+from scoreboard.contract.records import Tonight
 from scoreboard.ui.night import NightRow, chosen_row, night_rows
 
-SERVED = {"since": "2026-11-29T08:00:00+00:00", "matches": [
+SERVED = read(Tonight, {"since": "2026-11-29T08:00:00+00:00", "matches": [
     {"match": 3, "started": "2026-11-29T19:05:00+00:00", "players": ["Ana", "Ben"], "error": "the log does not fold"},
     {"match": 4, "started": "2026-11-29T20:15:00+00:00", "players": ["Ana", "Ben"], "scoring": "racks",
-     "score": [2, 3], "winner": 1, "racks": 5}]}
+     "score": [2, 3], "winner": 1, "racks": 5}]})
 
 
 def test_each_match_says_when_it_began_on_the_tables_clock_who_won_and_the_score():
@@ -19,5 +21,6 @@ def test_each_match_says_when_it_began_on_the_tables_clock_who_won_and_the_score
 
 
 def test_no_results_served_is_no_rows_and_no_code_to_show():
-    assert night_rows(None) == () and night_rows({"matches": []}) == ()
+    assert night_rows(None) == () and night_rows(read(Tonight, {"since": "2026-11-29T08:00:00+00:00",
+                                                                "matches": []})) == ()
     assert chosen_row((), 4) is None
