@@ -20,6 +20,10 @@ Each part runs under an Xvfb of its own (800x480x24, rendered by Mesa's llvmpipe
     from just before the finger lifts to the first frame swapped with that screen current. The app makes the
     screens not shown one a frame once its first state is shown (``make_ahead``); ``--no-make-ahead`` builds it
     without, so a first opening pays for making its screen in the tap's frame.
+(f) the frames while the screens are made ahead: from the first state on the screen until every screen is made
+    (one a frame, ``make_ahead``), the longest pass of the event loop (a touch that comes during a pass is read in
+    the next: the most a tap in those frames waits beyond a frame's own), and how long the making took. Without
+    ``make_ahead`` nothing is made.
 (b) cold start: ``devetka ui`` spawned (``scoreboard.sim.touchscreen.start_ui``) to its stderr line "devetka ui:
     showing the referee's state", written at the first frame swapped with the state on it. K times.
 (c) the resident memory of a ``devetka ui`` process (VmRSS, VmHWM from /proc/PID/status): once showing,
@@ -60,10 +64,11 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def change_to_screen(socket_path: Path, changes: int, taps: int,
-                     make_ahead: bool = True) -> tuple[list[float], list[float], dict[str, float]]:
+def change_to_screen(socket_path: Path, changes: int, taps: int, make_ahead: bool = True
+                     ) -> tuple[list[float], list[float], dict[str, float], tuple[float, float, int]]:
     """(a): ms from each request to the first frame swapped after the screen showed its state; (d): ms from
-    each tap's release to the first frame swapped after the screen showed the daemon's answer."""
+    each tap's release to the first frame swapped after the screen showed the daemon's answer; (e) the first
+    openings; (f) the longest frame while the screens were made ahead, the ms the making took, the frames."""
     from kivy.base import EventLoop
     from kivy.config import Config
 
@@ -82,16 +87,17 @@ def change_to_screen(socket_path: Path, changes: int, taps: int,
     app.root = root
     Window.add_widget(root)
     app.connect()
+    flips: list[float] = []
+    Window.bind(on_flip=lambda *_args: flips.append(time.perf_counter()))
     deadline = time.monotonic() + TIMEOUT
     while not app.view.has_match:
         EventLoop.idle()
         if time.monotonic() > deadline:
             raise SystemExit("bench/ui.py: the app never showed the match")
+    making = ahead(app) if make_ahead else (0.0, 0.0, 0)
     banner = app.manager.get_screen("live").ids.warning
     shown: list[float] = []
-    flips: list[float] = []
     banner.bind(text=lambda *_args: shown.append(time.perf_counter()))
-    Window.bind(on_flip=lambda *_args: flips.append(time.perf_counter()))
     table = Client(socket_path)
     table.line()  # the state on connecting
     latencies = []
@@ -114,7 +120,24 @@ def change_to_screen(socket_path: Path, changes: int, taps: int,
     tapped = tap_to_screen(app, Window, banner, shown, flips, taps)
     opened = first_openings(app, Window, flips)
     app.dispatch("on_stop")
-    return latencies, tapped, opened
+    return latencies, tapped, opened, making
+
+
+def ahead(app) -> tuple[float, float, int]:
+    """(f): pump the event loop from the first state shown until every screen is made; the longest pass of the
+    loop (ms: a touch waits for the pass it came in to end before the next reads it), the ms until the last screen
+    was made, and the passes (frames) it took."""
+    from kivy.base import EventLoop
+
+    manager = app.manager
+    passes = [time.perf_counter()]
+    while any(not manager.made(name) for name in manager.makeable):
+        EventLoop.idle()
+        passes.append(time.perf_counter())
+        if passes[-1] - passes[0] > TIMEOUT:
+            raise SystemExit("bench/ui.py: the screens were never all made")
+    gaps = [(b - a) * 1000 for a, b in zip(passes, passes[1:], strict=False)]
+    return max(gaps, default=0.0), (passes[-1] - passes[0]) * 1000, len(gaps)
 
 
 def first_openings(app, window, flips: list[float]) -> dict[str, float]:
@@ -266,7 +289,7 @@ def report(socket_path: Path, display: str, folder: str, args: argparse.Namespac
     ui.wait(timeout=TIMEOUT)
     print(f"(c) devetka ui resident memory: {at_start['VmRSS'] / 1024:.1f} MiB once showing; "
           f"{after['VmRSS'] / 1024:.1f} MiB after {args.changes} more changes (peak {after['VmHWM'] / 1024:.1f} MiB)")
-    latencies, tapped, opened = change_to_screen(socket_path, args.changes, args.taps, args.make_ahead)
+    latencies, tapped, opened, making = change_to_screen(socket_path, args.changes, args.taps, args.make_ahead)
     p50, p95, worst = statistics.median(latencies), percentile(latencies, 0.95), max(latencies)
     print(f"(a) state change to the screen: p50 {p50:.1f} ms ({p50 / FRAME_MS:.2f} frames), p95 {p95:.1f} ms "
           f"({p95 / FRAME_MS:.2f} frames), max {worst:.1f} ms ({len(latencies)} changes, frames of 60 Hz)")
@@ -276,6 +299,10 @@ def report(socket_path: Path, display: str, folder: str, args: argparse.Namespac
     firsts = ", ".join(f"{name} {ms:.1f} ms" for name, ms in opened.items())
     print(f"(e) a screen's first opening, tap to screen: {firsts}"
           + ("" if args.make_ahead else " (no screen made ahead)"))
+    if args.make_ahead:
+        longest, took, frames = making
+        print(f"(f) screens made ahead after the first state: the longest frame {longest:.1f} ms "
+              f"({longest / FRAME_MS:.2f} frames of 60 Hz), all made in {took:.0f} ms over {frames} frames")
 
 
 if __name__ == "__main__":
