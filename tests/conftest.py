@@ -60,20 +60,36 @@ _WIDER = ("package", "module", "class")
 _LONG_FIRST = ("tests/ui/", "tests/sim/", "tests/venue/", "tests/deploy/", "tests/adapters/")
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (``scripts/test.sh`` runs the suite on several workers, ``--dist loadgroup``), a test
     using a fixture made once per module or package (a staged venue, a NATS cluster, an installed table) runs on
     the worker that runs the rest of that module or package, so the fixture is still made once; every other test
     goes to whichever worker is free. The long tests' folders are handed out first."""
-    if config.getoption("dist", "no") != "loadgroup":
-        return
+    # A worker's own options say ``dist = "no"``: pytest-xdist tells it of ``--dist loadgroup`` by ``loadgroup``.
+    if config.getoption("dist", "no") != "loadgroup" and not config.getoption("loadgroup", False):
+        return (yield)
     items.sort(key=lambda item: not item.nodeid.startswith(_LONG_FIRST))  # stable: each folder keeps its order
+    groups = {}
     for item in items:
         defs = [chain[-1] for chain in item._fixtureinfo.name2fixturedefs.values() if chain]
         wide = [d for d in defs if d.scope in _WIDER]
         if not wide:
             continue
         widest = min(wide, key=lambda d: _WIDER.index(d.scope))
-        group = widest.baseid if widest.scope == "package" else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group or "root"))
+        groups[item] = widest.baseid if widest.scope == "package" else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(groups[item] or "root"))
+    result = yield  # pytest-xdist's own hook names each grouped test "<node id>@<group>" for the scheduler
+    for item, group in groups.items():
+        _name_group(item, group or "root")
+    return result
+
+
+def _name_group(item, group):
+    """Name a grouped test ``<node id>@<group>``, as pytest-xdist does where it can: pytest 9.2 keeps a test's id in
+    ``_id``, and xdist 3.8's renaming of ``_nodeid`` no longer reaches the scheduler, which then spread a module's
+    tests over the workers, each making the module's fixture again (pytest-dev/pytest-xdist#1386, fix not released)."""
+    suffix = f"@{group}"
+    if item.nodeid.endswith(suffix) or not hasattr(item, "_id"):
+        return
+    item._id = type(item._id).parse(item.nodeid + suffix)
