@@ -4,10 +4,11 @@
 #   bash bench/suite.sh [PYTEST ARGS]      e.g. bash bench/suite.sh -n 3
 #   REV=c2f2b67 bash bench/suite.sh        an older commit, to compare
 #
-# Clones the committed HEAD (or REV) into a temporary folder (on /dev/shm where there is one), runs scripts/setup.sh there
-# with each step's time (the Debian packages' check, the venv, pip), then scripts/test.sh (which .ci/run is) with
-# its CPU time, and prints the tests' time by folder and the slowest tests, with the machine's load before and
-# after and how busy its CPUs were. Removes the clone. Nothing is asserted: figures go to bench/README.md.
+# Clones the committed HEAD (or REV) into a temporary folder (on /dev/shm where there is one), runs scripts/setup.sh
+# there as scripts/test.sh does (DEVETKA_SETUP_PIP_COMPILE=no) with each step's time (the Debian packages' check, the
+# venv, pip), then scripts/test.sh (which .ci/run is) with its CPU time, and prints the tests' time by folder and the
+# slowest tests, with the machine's load before and after and how busy its CPUs were. Removes the clone. Nothing is
+# asserted: figures go to bench/README.md.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
@@ -30,7 +31,7 @@ read -r busy0 total0 < <(cpu_busy)
 # Set-up, each step timed from bash's trace (a line stamped when it starts).
 start=$EPOCHREALTIME
 # (PS4 set inside: bash run as root does not take it from the environment.)
-bash -c 'PS4="+\${EPOCHREALTIME} "; set -x; . scripts/setup.sh' 2> "$work/setup.trace" >/dev/null
+DEVETKA_SETUP_PIP_COMPILE=no bash -c 'PS4="+\${EPOCHREALTIME} "; set -x; . scripts/setup.sh' 2> "$work/setup.trace" >/dev/null
 end=$EPOCHREALTIME
 python3 - "$work/setup.trace" "$start" "$end" <<'EOF'
 import re, sys

@@ -4,11 +4,14 @@
 # The suite runs on DEVETKA_TEST_WORKERS pytest-xdist workers (default 8: most tests wait on a daemon, a
 # broker, Chromium or a shot clock rather than compute; on 2 cores 8 finished before 6 and 10, docs/testing.md);
 # `-n 0` in ARGS runs it in one process. A test using a fixture made once per module or package stays on one worker with the rest
-# of them (tests/conftest.py, --dist loadgroup).
+# of them (tests/conftest.py, --dist loadgroup); the workers take the longest work first, in the order tests/conftest.py
+# puts the tests in (--no-loadscope-reorder: pytest-xdist would otherwise hand out the groups with the most tests first).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash scripts/setup.sh
+# The installed packages' modules are not compiled into the venv: this run compiles what it imports into its own
+# cache (below), and never reads the venv's.
+DEVETKA_SETUP_PIP_COMPILE=no bash scripts/setup.sh
 
 # The tests' temporary folders (tmp_path: the stores, sockets and configs of every daemon) on a RAM filesystem
 # where there is one (/dev/shm on Debian), removed after the run: the store fsyncs every input before answering
@@ -36,7 +39,7 @@ unset PYTHONDONTWRITEBYTECODE
 .venv/bin/python -m pytest --collect-only -q -p no:cacheprovider "${basetemp[@]}" "$@" -n 0 >/dev/null 2>&1 || true
 
 rc=0
-.venv/bin/python -m pytest -n "${DEVETKA_TEST_WORKERS:-8}" --dist loadgroup "${basetemp[@]}" "$@" || rc=$?
+.venv/bin/python -m pytest -n "${DEVETKA_TEST_WORKERS:-8}" --dist loadgroup --no-loadscope-reorder "${basetemp[@]}" "$@" || rc=$?
 
 # pytest exits 5 when it collected no tests; a green run with no tests would hide
 # a broken suite, so fail loudly.

@@ -174,9 +174,10 @@ class PrivateBroker:
             return False
 
     def stop(self) -> None:
-        """End the broker (SIGTERM, then SIGKILL if it lingers); the folder is kept for a ``start`` again."""
+        """End the broker (SIGTERM, again each second, then SIGKILL if it lingers); the folder is kept for a ``start``
+        again. Mosquitto 2.0.11 can lose a SIGTERM that comes just after it says it is running."""
         process, self.process = self.process, None
-        end(process, START_TIMEOUT)
+        end(process, START_TIMEOUT, again_every=1.0)
 
     def close(self) -> None:
         """Stop the broker and remove its folder."""

@@ -520,6 +520,8 @@ def test_the_shot_clock_s_sound_is_turned_off_on_the_settings_screen_by_touch(sc
     assert screen.app.view.sound is True  # the daemon's [ui] sound: on by default
     screen.tap_id("health")
     screen.type_pin()
+    # The button reads the sound in effect behind the keypad too: the settings must be open before it is tapped.
+    screen.wait_for(lambda: screen.visible(screen.widget("opened")), "the settings opened by the daemon")
     screen.wait_for(lambda: screen.text("sound") == "Sound: on", "the sound in effect")
     screen.tap_text("Sound: on")
     assert screen.text("sound") == "Sound: off"
