@@ -29,6 +29,9 @@ NAMES = ("warning", "tick", "expiry")
 _UNSEEN = object()
 
 
+#: What makes a sound once: its name and the deadline it is for (a tick also its second): ("tick", deadline, 3).
+Key = tuple[Any, ...]
+
 class Cues:
     """Which sound the shot clock calls for: asked every frame with the face and the wall clock (``at``), and told
     every state's time foul (``ruled``); each sound of a turn comes once, and none for a moment already past when
@@ -37,7 +40,7 @@ class Cues:
     warning at its next frame, in place of any tick that frame calls for."""
 
     def __init__(self) -> None:
-        self._played: set[tuple] = set()
+        self._played: set[Key] = set()
         self._deadline: int | None = None
         self._before_warning = False
         """This turn was seen before its warning: a warning it missed is still owed."""
@@ -63,9 +66,9 @@ class Cues:
         if key is None or key in self._played:
             return None
         self._played.add(key)
-        return key[0]
+        return str(key[0])
 
-    def ruled(self, time_foul: tuple | None) -> str | None:
+    def ruled(self, time_foul: tuple[int, int, int] | None) -> str | None:
         """The expiry tone for a time foul the daemon ruled, unless this screen sounded it at its count's end
         (or the foul was there when the screen first heard the daemon)."""
         first, fresh = self._foul is _UNSEEN, time_foul != self._foul
@@ -79,7 +82,7 @@ class Cues:
         return "expiry"
 
 
-def _due(face: ShotClockFace, now_ms: float) -> tuple | None:
+def _due(face: ShotClockFace, now_ms: float) -> Key | None:
     """The sound this moment calls for, with the key that makes it once: expiry at 0 (or the time foul proposed),
     the warning in the second it begins (a tick that second gives way to it), a tick in each of the last five."""
     deadline = face.deadline_ms
@@ -113,7 +116,7 @@ class Speaker:
         return bool(self.sounds)
 
     def play(self, name: str) -> None:
-        if not self.ready():
+        if not self.ready() or self.sounds is None:
             return
         sound = self.sounds[name]
         sound.stop()  # a tick still ringing when the next is due starts again

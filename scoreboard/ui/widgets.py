@@ -195,7 +195,7 @@ def stand_in_row(row: Widget, button: Widget, shown: bool, index: int) -> None:
         row.remove_widget(button)
 
 
-def fill_balls(box: Widget, balls: list[tuple[Any, dict | None]]) -> None:
+def fill_balls(box: Widget, balls: list[tuple[Any, dict[str, Any] | None]]) -> None:
     """Put these balls in ``box`` (buttons where a request is given), reusing what is there when unchanged."""
     wanted = [(b.number, b.on, request) for b, request in balls]
     if getattr(box, "_shown", None) == wanted:
