@@ -63,6 +63,10 @@ def mosquitto_binary() -> str | None:
     return next((place for place in _PLACES if os.access(place, os.X_OK)), None)
 
 
+#: What Mosquitto's log says when a listener's port was taken by the time it bound it.
+PORT_TAKEN = ("Address already in use", "Unable to create websockets listener")
+
+
 class PrivateBroker:
     """``mosquitto -c`` with a config of its own in a temporary folder, on 127.0.0.1; ``stop`` ends it.
 
@@ -129,16 +133,23 @@ class PrivateBroker:
     def start(self) -> None:
         """Start the broker and return once it accepts connections; ``BrokerError`` with its log if it cannot.
 
-        A port picked here that something else took meanwhile is swapped for another free one.
+        A port picked here that something else took meanwhile (another process of the run drew it too) is swapped for
+        another free one: Mosquitto says "Address already in use" for its own listeners, libwebsockets "Unable to
+        create websockets listener" for a WebSockets one.
         """
         for attempt in range(3):
             try:
                 self._start()
                 return
             except BrokerError as error:
-                if self._fixed_port or "Address already in use" not in str(error) or attempt == 2:
+                taken = any(words in str(error) for words in PORT_TAKEN)
+                if self._fixed_port or not taken or attempt == 2:
                     raise
-                self.port = free_port()
+                self.new_ports()
+
+    def new_ports(self) -> None:
+        """Free ports in place of those picked (a subclass with more listeners swaps theirs too)."""
+        self.port = free_port()
 
     def _start(self) -> None:
         binary = mosquitto_binary()

@@ -55,6 +55,10 @@ class VenueBroker(PrivateBroker):
                                 BOARD_LOGIN["username"]: BOARD_LOGIN["password"]}, acl=VENUE_ACL)
         self.ws_port = free_port()
 
+    def new_ports(self) -> None:
+        super().new_ports()
+        self.ws_port = free_port()
+
     @property
     def board_url(self) -> str:
         return f"http://{self.host}:{self.ws_port}/index.html"
