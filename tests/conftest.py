@@ -15,6 +15,11 @@ from hypothesis import settings
 for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_variable, None)
 os.environ["LANG"] = "C.UTF-8"
+# Each pytest-xdist worker, and every broker, daemon and demo it starts, draws ports from a slice of its own
+# (scoreboard/sim/ports.py): two workers never draw the same port.
+if os.environ.get("PYTEST_XDIST_WORKER", "").startswith("gw") and "PYTEST_XDIST_WORKER_COUNT" in os.environ:
+    os.environ["DEVETKA_PORT_SLICE"] = (f"{int(os.environ['PYTEST_XDIST_WORKER'][2:])}/"
+                                        f"{os.environ['PYTEST_XDIST_WORKER_COUNT']}")
 
 settings.register_profile("ci", derandomize=True, max_examples=100)
 settings.load_profile("ci")

@@ -42,3 +42,26 @@ def test_the_same_port_is_never_given_twice_in_one_process(seeded):
     first = ports.free_port()
     seeded(11)
     assert ports.free_port() != first
+
+
+def test_a_worker_s_slice_is_the_only_place_its_ports_are_drawn(monkeypatch):
+    """Under pytest-xdist each worker draws from its own slice (tests/conftest.py sets DEVETKA_PORT_SLICE), so two
+    workers never draw the same port; every process a worker starts inherits it."""
+    low, high = ports.drawn_from(None, ports.FLOOR, max(ports.ephemeral_range()[0], ports.FLOOR + 1000))
+    monkeypatch.setenv("DEVETKA_PORT_SLICE", "2/4")
+    floor, ceiling = ports.drawn_from("2/4", low, high)
+    drawn = [ports.free_port() for _ in range(50)]
+    assert all(floor <= port < ceiling for port in drawn)
+    assert [ports.drawn_from(f"{n}/4", low, high) for n in range(4)] == [
+        (low + n * ((high - low) // 4), high if n == 3 else low + (n + 1) * ((high - low) // 4)) for n in range(4)]
+
+
+
+def test_a_process_that_drew_most_of_its_slice_draws_again_among_the_ports_now_free(monkeypatch, seeded):
+    """Never twice in a process, until three quarters of its slice are drawn: then the ports drawn long ago (their
+    brokers long gone) may be drawn again, each still checked free by binding it."""
+    monkeypatch.setenv("DEVETKA_PORT_SLICE", "0/1000")
+    floor, ceiling = ports.drawn_from("0/1000", ports.FLOOR, max(ports.ephemeral_range()[0], ports.FLOOR + 1000))
+    seeded(3)
+    drawn = [ports.free_port() for _ in range(3 * (ceiling - floor))]
+    assert all(floor <= port < ceiling for port in drawn)
