@@ -113,3 +113,16 @@ def on_a_lan(loopback: bool) -> str:
     command = ["unshare", *user, "-n", "sh", "-c", f'ip link set lo mtu {LAN_MTU} up && exec "$@"', "sh",
                sys.executable, *sys.argv]
     raise SystemExit(subprocess.run(command, env={**os.environ, "DEVETKA_BENCH_MTU": str(LAN_MTU)}).returncode)
+
+
+def add_loopback_option(parser: Any) -> None:
+    """``--loopback``: the venue benches' choice of network (``on_a_lan``)."""
+    parser.add_argument("--loopback", action="store_true",
+                        help="measure on the machine's own loopback (MTU 65,536), not in a namespace at a LAN's MTU")
+
+
+def venue_header(loopback: bool) -> None:
+    """Run on a LAN's MTU unless ``loopback`` (``on_a_lan``), then say what machine and code, and which network."""
+    network = on_a_lan(loopback)
+    print("machine: " + ", ".join(f"{key} {value}" for key, value in machine().items()))
+    print(f"network: {network}")

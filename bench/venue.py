@@ -49,7 +49,7 @@ from pathlib import Path
 
 import orjson
 import paho.mqtt.client as mqtt
-from _common import load_average, machine, on_a_lan
+from _common import add_loopback_option, load_average, venue_header
 from paho.mqtt.enums import CallbackAPIVersion
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -296,12 +296,9 @@ def main() -> None:
     parser.add_argument("--hour", action="store_true", help="an hour of play, the browser's memory every 5 min")
     parser.add_argument("--no-readers-stamp", action="store_true",
                         help="no subscriber of the bench's on the readers' broker (the first two hops are not split)")
-    parser.add_argument("--loopback", action="store_true",
-                        help="measure on the machine's own loopback (MTU 65,536), not in a namespace at a LAN's MTU")
+    add_loopback_option(parser)
     args = parser.parse_args()
-    network = on_a_lan(args.loopback)
-    print("machine: " + ", ".join(f"{key} {value}" for key, value in machine().items()))
-    print(f"network: {network}")
+    venue_header(args.loopback)
     for count in (int(n) for n in args.tables.split(",")):
         run(args.engine, count, args.seconds, args.speed, args.hour, args.priority, not args.no_readers_stamp)
 

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 import orjson
-from _common import load_average, machine, on_a_lan
+from _common import add_loopback_option, load_average, venue_header
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -221,12 +221,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--speed", type=float, default=1.0, help="the tables' pace, 1 = real time (default 1)")
-    parser.add_argument("--loopback", action="store_true",
-                        help="measure on the machine's own loopback (MTU 65,536), not in a namespace at a LAN's MTU")
+    add_loopback_option(parser)
     args = parser.parse_args()
-    network = on_a_lan(args.loopback)
-    print("machine: " + ", ".join(f"{key} {value}" for key, value in machine().items()))
-    print(f"network: {network}")
+    venue_header(args.loopback)
     run(args.engine, args.tables, args.seconds, args.speed)
 
 
