@@ -32,13 +32,25 @@ from scoreboard.sensing.interface import Health, Report
 BAUDRATE = 115_200
 SILENCE = 1.0  # seconds with no frame before the link is offline; heartbeats come every 0.25 s
 RETRY = 0.2  # seconds between attempts to open a port that is not there
-READ_TIMEOUT = 0.05  # the longest one step waits for bytes
+READ_TIMEOUT = 0.25  # the longest one step waits for bytes (a heartbeat's period); a fence or a stop cuts it short
 PING_EVERY = 0.5  # while no frames come on an open port
 
 
-def open_port(path: str, baudrate: int) -> serial.Serial:
-    """Open ``path`` for this process alone (``flock``), raw 8N1, reads waiting at most ``READ_TIMEOUT``."""
-    return serial.Serial(path, baudrate, timeout=READ_TIMEOUT, write_timeout=0.5, exclusive=True)
+def open_port(path: str, baudrate: int, read_timeout: float = READ_TIMEOUT) -> serial.Serial:
+    """Open ``path`` for this process alone (``flock``), raw 8N1, reads waiting at most ``read_timeout``."""
+    return serial.Serial(path, baudrate, timeout=read_timeout, write_timeout=0.5, exclusive=True)
+
+
+def _waiting(port: serial.Serial) -> bytes:
+    """Every byte on the line now, without waiting. A ``cancel_read`` left pending ends pyserial's next read empty
+    (it drains its pipe first), so read again while bytes wait."""
+    data = b""
+    for _ in range(8):
+        waiting = port.in_waiting
+        if not waiting:
+            break
+        data += port.read(waiting)
+    return data
 
 
 class SerialLink:
@@ -62,7 +74,8 @@ class SerialLink:
         baudrate: int = BAUDRATE,
         silence: float = SILENCE,
         retry: float = RETRY,
-        opener: Callable[[str, int], serial.Serial] = open_port,
+        read_timeout: float = READ_TIMEOUT,
+        opener: Callable[[str, int, float], serial.Serial] = open_port,
         greeting: Callable[[], list[Message]] = list,
         configure: Configure | None = None,
     ) -> None:
@@ -73,13 +86,14 @@ class SerialLink:
         self.baudrate = baudrate
         self.silence = silence
         self.retry = retry
+        self.read_timeout = read_timeout
         self.opener = opener
         self.greeting = greeting
         self.configure = configure
         self.online = False
         self.port: serial.Serial | None = None
         self._lock = threading.Lock()  # the port, between the reading thread and senders
-        self._wake = threading.Event()
+        self._cut = threading.Event()  # set to cut a wait for the port short (a fence, a stop); cleared as it does
         self._seq = 0
         self._retry_at = float("-inf")
         self._last_frame = 0.0
@@ -104,19 +118,17 @@ class SerialLink:
 
     # --- the loop's one step --------------------------------------------------------------------------
 
-    def step(self) -> list[Report]:
-        """Open the port if it is closed and due, else read what came (waiting at most ``READ_TIMEOUT``)."""
+    def step(self, wait: bool = True) -> list[Report]:
+        """Open the port if it is closed and due, else read what came, waiting at most ``read_timeout`` for it
+        (``wait=False``: only what is on the line already, as a fence needs)."""
         reports: list[Report] = []
         if self.port is None:
-            self._open(reports)
+            self._open(reports, wait)
             return reports
         port = self.port
         try:
-            data = port.read(port.in_waiting or 1)
-            if data:
-                waiting = port.in_waiting
-                if waiting:
-                    data += port.read(waiting)
+            data = port.read(port.in_waiting or 1) if wait else b""
+            data += _waiting(port)
         except (serial.SerialException, OSError) as error:
             self._lost(f"unplugged ({error})", reports)
             return reports
@@ -139,13 +151,14 @@ class SerialLink:
             self.send(Ping())
         return reports
 
-    def _open(self, reports: list[Report]) -> None:
+    def _open(self, reports: list[Report], wait: bool) -> None:
         now = self.clock()
         if now < self._retry_at:
-            self._wake.wait(min(self._retry_at - now, READ_TIMEOUT))
+            if wait and self._cut.wait(min(self._retry_at - now, self.read_timeout)):
+                self._cut.clear()
             return
         try:
-            port = self.opener(self.path, self.baudrate)
+            port = self.opener(self.path, self.baudrate, self.read_timeout)
         except (serial.SerialException, OSError, ValueError) as error:
             self._retry_at = now + self.retry
             if os.path.exists(self.path):
@@ -184,8 +197,9 @@ class SerialLink:
                 pass
 
     def wake(self) -> None:
-        """Cut short a wait for the port or for bytes (to stop the loop)."""
-        self._wake.set()
+        """Cut short this step's wait for the port or for bytes, or the next step's if none waits now (to answer
+        a fence, or to stop the loop)."""
+        self._cut.set()
         port = self.port
         if port is not None:
             try:

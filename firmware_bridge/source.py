@@ -61,8 +61,10 @@ class SerialSource:
 
     def fence(self) -> None:
         """Say, after the reports of the next read of the port, how far this source has been heard (``Heard``):
-        the daemon's settle timer asks before it ends a shot, since a starved thread may not have read yet."""
+        the daemon's settle timer asks before it ends a shot, since a starved thread may not have read yet. A read
+        waiting for bytes is cut short, so the word comes as soon as the thread runs."""
         self._fence.set()
+        self.link.wake()
 
     def _run(self, emit: Emit) -> None:
         link, gate, stop = self.link, self.gate, self._stop
@@ -71,7 +73,7 @@ class SerialSource:
                 asked = self._fence.is_set()
                 self._fence.clear()
                 before = link.clock()  # the read below takes every byte that came before this
-                for report in link.step():
+                for report in link.step(wait=not asked):
                     if gate.admit(report):
                         emit(report)
                     if type(report) is Health and report.status == "restarted":

@@ -8,6 +8,7 @@ judged by the injected clock, never by sleeping.
 from __future__ import annotations
 
 import random
+import threading
 import time
 
 import pytest
@@ -193,4 +194,43 @@ def test_garbage_on_the_line_is_skipped_and_counted(plug, clock, garbage):
     assert errors and errors[0].detail.startswith(f"{errors[0].count} corrupt frames or garbage runs skipped so far")
     assert link.receiver.decoder.errors == 2
     assert [type(r) for r in reports if type(r) is not Health] == [Strike, Strike]
+    link.close()
+
+
+def test_a_step_that_does_not_wait_takes_every_byte_on_the_line_even_with_a_wake_pending(plug, clock):
+    """A fence reads without waiting (``step(wait=False)``) after a ``wake`` cut the last read short; pyserial ends
+    the read after a cancel empty, so the bytes that came before must be read all the same: a fence that says
+    "heard" while a pocket waits unread would let the settle end the shot without it."""
+    mcu = plug()
+    link = SerialLink(str(mcu.path), clock=clock, read_timeout=60.0)
+    link.step()
+    mcu.write(encode(Heartbeat(3, 0), 0))
+    step_until(link, has("online"))
+    mcu.write(encode(PocketDrop(3, "head_left", 4, 1), 1))
+    on_the_line(link)
+    link.wake()  # the fence's cut, with no read under way to take it
+    assert [type(r) for r in link.step(wait=False) if type(r) is not Health] == [Pocket]
+    link.close()
+
+
+def on_the_line(link: SerialLink) -> None:
+    """Wait until the bytes written reach the port's side (a pseudo-terminal passes them on a kernel worker)."""
+    deadline = time.monotonic() + WAIT
+    while not link.port.in_waiting:
+        assert time.monotonic() < deadline, "the bytes written never reached the port"
+        time.sleep(0.001)
+
+
+def test_a_wake_cuts_a_read_waiting_for_bytes_short(plug, clock):
+    """The read waits up to ``read_timeout`` for bytes (a quarter second: few wake-ups on a quiet line); a stop or a
+    fence cannot wait that long. With a minute's timeout and a silent line, a wake from another thread ends it."""
+    mcu = plug()
+    link = SerialLink(str(mcu.path), clock=clock, read_timeout=60.0)
+    link.step()
+    mcu.write(encode(Heartbeat(3, 0), 0))
+    step_until(link, has("online"))
+    cut = threading.Timer(0.2, link.wake)
+    cut.start()
+    assert link.step() == []  # returned, nothing read: not a minute later (the suite would give up first)
+    cut.join()
     link.close()

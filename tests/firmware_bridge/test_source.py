@@ -144,3 +144,20 @@ def test_asked_how_far_it_is_heard_it_says_so_after_the_inputs_that_came_before_
     assert Heard not in [type(r) for r in got]  # unasked, it says nothing of the kind
     source.close()
     assert reports.until(lambda r: type(r) is Heard)[-1].t == float("inf")  # gone: it holds no settle back
+
+
+def test_asked_on_a_quiet_line_it_answers_without_waiting_out_the_read(plug):
+    """A fence cuts the thread's read short: with reads waiting up to a minute and nothing on the line, the word
+    still comes (the suite's wait gives up after 20 s), so a longer read timeout costs the settle nothing."""
+    mcu = plug()
+    source = SerialSource(str(mcu.path), link=SerialLink(str(mcu.path), read_timeout=60.0))
+    reports = Reports()
+    source.start(reports.queue.put)
+    mcu.read_until(lambda frames: any(f.message == Ping() for f in frames))
+    mcu.write(encode(Heartbeat(3, 0), 0))
+    reports.until(is_status("online"))
+    for _ in range(3):  # each time, the thread is back in a read of its own
+        asked = time.monotonic()
+        source.fence()
+        assert reports.until(lambda r: type(r) is Heard)[-1].t >= asked
+    source.close()
