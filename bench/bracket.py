@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 from scoreboard.adapters.local_api.client import request_once  # noqa: E402
 from scoreboard.sim import venue_event  # noqa: E402
 from scoreboard.sim.venue_demo import Table as PlayingTable  # noqa: E402
-from scoreboard.sim.venue_demo import VenueOptions, table_ids  # noqa: E402
+from scoreboard.sim.venue_demo import VenueBroker, VenueOptions, table_ids  # noqa: E402
 from scoreboard.venue import bridge  # noqa: E402
 from tests.venue.browser import Browser  # noqa: E402
 
@@ -118,7 +118,7 @@ def run(count: int, event_tables: int, players: int, speed: float) -> None:
     with contextlib.ExitStack() as stack:
         work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="devetka-bench-bracket-")))
         (work / ".sockets").mkdir()
-        venue = stack.enter_context(venue_event.EventVenue(logins, director_password))
+        venue = stack.enter_context(VenueBroker(logins, director_password))
         for number, table_id in enumerate(ids, start=1):
             text = bridge.render_table_bridge(table_id, "127.0.0.1", venue.tables_port, table_id, logins[table_id])
             stack.callback(PlayingTable(table_id, number, text, options, work, lambda line: None).stop)
@@ -127,7 +127,7 @@ def run(count: int, event_tables: int, players: int, speed: float) -> None:
             text = bridge.render_table_bridge(table_id, "127.0.0.1", venue.tables_port, table_id, logins[table_id])
             tables.append(venue_event.Table(table_id, text, work))
             stack.callback(tables[-1].stop)
-        director = venue_event.Director(work, venue.tables_port, director_password, lambda line: None)
+        director = venue_event.Director(work, ("127.0.0.1", venue.tables_port), director_password, lambda line: None)
         stack.callback(director.stop)
         heard = Heard(venue.readers_port)
         stack.callback(heard.close)

@@ -13,8 +13,8 @@ from scoreboard.sim.venue_event import EventOptions, run_event
 
 def run(args: argparse.Namespace) -> int:
     if args.event is not None:
-        return run_event(EventOptions(args.event, args.players, args.tables, args.racks, args.speed, args.store_dir),
-                         lambda line: print(line, flush=True))
+        return run_event(EventOptions(args.event, args.players, args.tables, args.racks, args.speed, args.store_dir,
+                                      args.engine), lambda line: print(line, flush=True))
     if args.tables < 1 or args.tables > 50:
         print(_("devetka venue-demo: --tables must be from 1 to 50"), file=sys.stderr)
         return 2

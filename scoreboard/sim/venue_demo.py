@@ -66,14 +66,16 @@ class VenueBroker(ConfiguredBroker):
     """The venue's Mosquitto on the text ``install.sh --venue-server`` installs, only its ports and files moved (to
     free loopback ports and this broker's folder), with its readers' broker (a nats-server, ``readers``) beside it
     as on the venue's box; its page listener serves the board from the checkout and lets the operator's login in
-    (``operator_password``) for the operator's page. ``start`` starts the readers'
+    (``operator_password``) for the operator's page, and the director's login (``director_password``, when given)
+    on the tables' listener, as install.sh's ACL has its block. ``start`` starts the readers'
     broker first (the bridge to it then connects at once), ``stop`` stops the Mosquitto alone, ``close`` both."""
 
-    def __init__(self, logins: dict[str, str]) -> None:
+    def __init__(self, logins: dict[str, str], director_password: str | None = None) -> None:
         super().__init__()
         self.readers = ReadersBroker()
         self.tables_port, self.page_port = self.port, free_port()
-        self.write_passwords("devetka-venue.passwd", logins)
+        director = {} if director_password is None else {bridge.DIRECTOR_LOGIN: director_password}
+        self.write_passwords("devetka-venue.passwd", {**logins, **director})
         self.write("devetka-venue.acl", bridge.render_venue_acl(list(logins)))
         self.operator_password = secrets.token_hex(8)
         self.write_passwords("devetka-venue-page.passwd", {bridge.OPERATOR_LOGIN: self.operator_password})
@@ -113,12 +115,15 @@ class TableBroker(ConfiguredBroker):
 
 
 class MosquittoVenue:
-    """The venue on one Mosquitto (``install.sh --venue-server``): it also serves the board."""
+    """The venue on one Mosquitto (``install.sh --venue-server``): it also serves the board. With
+    ``director_password`` the director logs in on the tables' listener (``director_address``)."""
 
-    def __init__(self, stack: contextlib.ExitStack, logins: dict[str, str]) -> None:
-        self.broker = stack.enter_context(VenueBroker(logins))
+    def __init__(self, stack: contextlib.ExitStack, logins: dict[str, str],
+                 director_password: str | None = None) -> None:
+        self.broker = stack.enter_context(VenueBroker(logins, director_password))
         self.nodes = [(self.broker.process.pid, ("127.0.0.1", self.broker.readers_port))]
         self.board = self.broker.board_url
+        self.director_address = ("127.0.0.1", self.broker.tables_port)
 
     def bridge(self, table_id: str, password: str) -> str:
         return bridge.render_table_bridge(table_id, "127.0.0.1", self.broker.tables_port, table_id, password)
@@ -126,13 +131,16 @@ class MosquittoVenue:
 
 class NatsVenue:
     """The venue on three NATS nodes (``install.sh --venue-server --engine nats``); NATS serves no page, so the
-    board is served from the checkout by a small file server here, pointed at every node (it fails over)."""
+    board is served from the checkout by a small file server here, pointed at every node (it fails over). With
+    ``director_password`` the director logs in on node 1 (``director_address``), as install.sh's box runs it."""
 
-    def __init__(self, stack: contextlib.ExitStack, logins: dict[str, str]) -> None:
+    def __init__(self, stack: contextlib.ExitStack, logins: dict[str, str],
+                 director_password: str | None = None) -> None:
         from scoreboard.sim.nats_cluster import NatsCluster
 
-        self.cluster = stack.enter_context(NatsCluster(logins))
+        self.cluster = stack.enter_context(NatsCluster(logins, director_password=director_password))
         self.nodes = [(node.process.pid, node.mqtt) for node in self.cluster.nodes]
+        self.director_address = self.cluster.mqtt_addresses[0]
         pages = http.server.ThreadingHTTPServer(
             ("127.0.0.1", 0), functools.partial(_QuietFiles, directory=str(BOARD)))
         threading.Thread(target=pages.serve_forever, name="venue-demo board", daemon=True).start()
@@ -201,6 +209,14 @@ class Table:
         self.broker.close()
 
 
+def say_where(venue: MosquittoVenue | NatsVenue, out: Callable[[str], None]) -> None:
+    """Where the venue's readers connect (each node's pid and MQTT address, all of them) and the board's address."""
+    for number, (pid, (host, port)) in enumerate(venue.nodes, start=1):
+        out(f"venue node {number}: pid {pid}, mqtt {host}:{port}")
+    out("venue broker: " + ",".join(f"{host}:{port}" for _, (host, port) in venue.nodes))
+    out(f"board: {venue.board}")
+
+
 def run_venue(options: VenueOptions, out: Callable[[str], None] = print) -> int:
     """The venue until SIGINT or SIGTERM: 0 after a clean stop, 1 when a table failed (the others played on), 2 when
     it cannot start."""
@@ -219,11 +235,8 @@ def run_venue(options: VenueOptions, out: Callable[[str], None] = print) -> int:
         except (BrokerError, ClusterError) as error:
             out(f"venue-demo: the venue broker did not start: {error}")
             return 2
-        for number, (pid, (host, port)) in enumerate(venue.nodes, start=1):
-            out(f"venue node {number}: pid {pid}, mqtt {host}:{port}")
-        out("venue broker: " + ",".join(f"{host}:{port}" for _, (host, port) in venue.nodes))
+        say_where(venue, out)
         board = venue.board
-        out(f"board: {board}")
         tables: list[Table] = []
         stack.callback(lambda: [table.stop() for table in reversed(tables)])
         for number, table_id in enumerate(ids, start=1):
@@ -266,4 +279,4 @@ def _exit(process: subprocess.Popen) -> str:
     return f"exit {code}"
 
 
-__all__ = ["ALL_DONE", "ENGINES", "VenueOptions", "run_venue", "table_ids"]
+__all__ = ["ALL_DONE", "ENGINES", "VenueOptions", "run_venue", "say_where", "table_ids"]

@@ -1,7 +1,8 @@
 """``devetka venue-demo --event FORMAT``: a whole event run by the director across simulated tables.
 
 The venue's Mosquitto (the text ``install.sh --venue-server`` installs, with the director's login on its tables'
-listener) and its readers' nats-server (the board and ``venue broker:`` read there), T tables each
+listener) and its readers' nats-server (the board and ``venue broker:`` read there), or with ``--engine nats``
+three NATS nodes (the director on node 1, each table bridged to all three), T tables each
 its own Mosquitto bridged to it (``install.sh --venue``'s bridge: calls in, answers out) and its own ``devetka
 run`` daemon, and ``devetka director`` on the venue broker. Each table's players wait for a call: when the daemon
 serves one, they press Start and play the called match (a ``SimulatedTable`` of the called players, race and
@@ -29,8 +30,9 @@ from scoreboard.adapters.local_api.client import request_once
 from scoreboard.core.inputs import MatchStart, RuleOptions, Settle, to_json
 from scoreboard.sim.broker import BrokerError
 from scoreboard.sim.children import die_with_parent, end
+from scoreboard.sim.nats_cluster import ClusterError
 from scoreboard.sim.table import SimulatedTable
-from scoreboard.sim.venue_demo import TableBroker, VenueBroker, table_ids
+from scoreboard.sim.venue_demo import ENGINES, TableBroker, say_where, table_ids
 from scoreboard.venue import bridge
 
 FORMATS = {"single": "single", "double": "double", "round-robin": "round_robin", "apa-team": "apa_team"}
@@ -53,6 +55,7 @@ class EventOptions:
     racks: int = 1
     speed: float = 10.0
     store_dir: str | None = None
+    engine: str = "mosquitto"
 
 
 def event_file(options: EventOptions, tables: list[str]) -> dict[str, Any]:
@@ -149,7 +152,7 @@ class Player(threading.Thread):
 class Director:
     """``devetka director`` on the venue broker, its lines handed to ``said`` as they come."""
 
-    def __init__(self, folder: Path, port: int, password: str, said: Callable[[str], None]) -> None:
+    def __init__(self, folder: Path, address: tuple[str, int], password: str, said: Callable[[str], None]) -> None:
         self.store = folder / "director.sqlite3"
         self.socket = folder / ".sockets" / "director.sock"
         secret = folder / ".sockets" / DIRECTOR_PASSWORD_FILE
@@ -157,7 +160,7 @@ class Director:
         secret.chmod(0o600)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "scoreboard.commands.main", "director", "--store", str(self.store), "--socket",
-             str(self.socket), "--mqtt-host", "127.0.0.1", "--mqtt-port", str(port), "--mqtt-user",
+             str(self.socket), "--mqtt-host", address[0], "--mqtt-port", str(address[1]), "--mqtt-user",
              bridge.DIRECTOR_LOGIN, "--mqtt-password-file", str(secret)],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             preexec_fn=die_with_parent)
@@ -232,17 +235,15 @@ def run_event(options: EventOptions, out: Callable[[str], None] = print, hold: b
             logins = {table_id: secrets.token_hex(8) for table_id in ids}
             director_password = secrets.token_hex(8)
             try:
-                venue = stack.enter_context(EventVenue(logins, director_password))
-                out(f"venue broker: 127.0.0.1:{venue.readers_port}")
-                out(f"board: {venue.board_url}")
+                venue = ENGINES[options.engine](stack, logins, director_password)
+                say_where(venue, out)
                 tables: list[Table] = []
                 stack.callback(lambda: [table.stop() for table in reversed(tables)])
                 for table_id in ids:
-                    tables.append(Table(table_id, bridge.render_table_bridge(
-                        table_id, "127.0.0.1", venue.tables_port, table_id, logins[table_id]), folder))
-                director = Director(folder, venue.tables_port, director_password, out)
+                    tables.append(Table(table_id, venue.bridge(table_id, logins[table_id]), folder))
+                director = Director(folder, venue.director_address, director_password, out)
                 stack.callback(director.stop)
-            except BrokerError as error:
+            except (BrokerError, ClusterError) as error:
                 out(f"venue-demo: the venue did not start: {error}")
                 return 2
             players = [Player(table_id, table.socket, options.speed, stop)
@@ -265,14 +266,6 @@ def run_event(options: EventOptions, out: Callable[[str], None] = print, hold: b
             signal.signal(signum, handler)
     out("venue-demo: stopped")
     return 0
-
-
-class EventVenue(VenueBroker):
-    """The venue's Mosquitto with the director's login beside the tables' (install.sh's ACL has its block)."""
-
-    def __init__(self, logins: dict[str, str], director_password: str) -> None:
-        super().__init__(logins)
-        self.write_passwords("devetka-venue.passwd", {**logins, bridge.DIRECTOR_LOGIN: director_password})
 
 
 def _begin(director: Director, options: EventOptions, ids: list[str]) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from scoreboard.sim.nats_cluster import nats_server_binary
 from scoreboard.sim.venue_event import EventOptions, check, event_file
 from tests.sim.test_venue_demo import lines_of, until
 
@@ -103,6 +104,20 @@ def test_an_apa_team_night_of_10_splits_its_100_points_and_every_score_is_its_ta
         state = replayed(tmp_path, row["table"], row["match_id"])
         assert state["points"] == row["score"], row
     assert said[-1].removeprefix("venue-demo: event done: winner ") in ("Sharks", "Jets")
+
+
+@pytest.mark.skipif(nats_server_binary() is None, reason="nats-server is not installed")
+def test_on_a_nats_venue_a_single_elimination_of_4_runs_to_its_winner_with_the_director_on_node_1(tmp_path):
+    """``--engine nats``: three nodes, each table bridged to all three, the director logged in on node 1 (its login
+    in every node's config); the board and readers read every node."""
+    said, rows = run_event(tmp_path, "--event", "single", "--players", "4", "--tables", "2", "--engine", "nats")
+    assert len([line for line in said if line.startswith("venue node ")]) == 3
+    assert said[[line.startswith("venue broker: ") for line in said].index(True)].count(",") == 2
+    assert sorted(r["match"] for r in rows) == ["W1-1", "W1-2", "W2-1"]
+    assert said[-1] == f"venue-demo: event done: winner {next(r['winner'] for r in rows if r['match'] == 'W2-1')}"
+    for row in rows:
+        state = replayed(tmp_path, row["table"], row["match_id"])
+        assert state["players"] == row["players"] and state["score"] == row["score"], row
 
 
 @pytest.mark.parametrize("options, problem", [
