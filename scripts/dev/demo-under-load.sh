@@ -8,6 +8,7 @@ set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 logs=${LOGS:-$(mktemp -d)}
+mkdir -p "$logs"
 loops=()
 for _ in 1 2 3 4 5 6; do (while :; do :; done) & loops+=($!); done
 trap 'kill "${loops[@]}" 2>/dev/null' EXIT
