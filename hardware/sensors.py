@@ -57,6 +57,8 @@ SOURCE = "gpio"
 #: An edge older than this when it arrives cannot be real: its stamp and the factory's
 #: ticks are on different clocks, and the edge is taken at its delivery instead.
 MAX_EDGE_AGE = 2.0
+#: The longest the poll timer sleeps with nothing to look at (no line active, no input held, no fence asked).
+IDLE_POLL_S = 1.0
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +141,10 @@ class GpioSource:
     after it; a strike ends every wait (the cue ball is back on the table).
 
     ``poll`` runs every ``poll_every`` seconds on a timer thread once started (none
-    with ``None``: then the caller polls, as tests do). It looks at the lines as
+    with ``None``: then the caller polls, as tests do) while there is something to
+    look at: a line active, an input held, a fence asked. Otherwise the timer sleeps
+    until an edge or a fence wakes it (or ``IDLE_POLL_S``): an idle table costs the Pi
+    one wake-up a second, not twenty. A poll looks at the lines as
     they were ``poll_lag`` seconds ago, so an edge still on its way from the
     kernel is never overtaken. ``emit`` is called under a lock, from gpiozero's
     or the timer's thread: it should hand over and return.
@@ -169,6 +174,7 @@ class GpioSource:
         self._emit: Emit | None = None
         self._waiting: list[_Waiting] = []
         self._stop = threading.Event()
+        self._poke = threading.Event()  # something to look at (an edge, a fence, the stop): the timer wakes
         self._timer: threading.Thread | None = None
         self._closed = False
         self._fence_wanted = False
@@ -234,6 +240,7 @@ class GpioSource:
     def close(self) -> None:
         """Stop: inputs still waiting are emitted first, then every pin is released."""
         self._stop.set()
+        self._poke.set()
         timer = self._timer
         if timer is not None and timer is not threading.current_thread():
             timer.join()
@@ -267,6 +274,7 @@ class GpioSource:
         """Say, after the reports of the next poll, how far this source has been heard (``Heard``: the poll's
         time): the daemon's settle timer asks before it ends a shot, since a starved poll may not have run yet."""
         self._fence_wanted = True
+        self._poke.set()
 
     # Inside.
 
@@ -283,15 +291,31 @@ class GpioSource:
                     return
                 self._report(wire, wire.filter.edge(active, t))
                 self._release(t)
+            self._poke.set()
 
         return edge
 
     def _run(self) -> None:
-        while not self._stop.wait(self.poll_every):
+        """Poll every ``poll_every`` while there is something to look at; else sleep until poked."""
+        while True:
+            pause = self.poll_every  # at most one poll a poll_every, however often poked
+            if not self._busy():
+                if not self._poke.wait(IDLE_POLL_S):
+                    pause = 0.0  # slept a whole IDLE_POLL_S: poll now
+                self._poke.clear()  # a poke after this finds the state it told of, which _busy reads next time
+            if self._stop.wait(pause):
+                return
             try:
                 self.poll()
             except Exception:
                 log.exception("polling the GPIO sensor lines failed; polling goes on")
+
+    def _busy(self) -> bool:
+        """Whether a poll may have something to do: a line active (a pulse to count, a line to call stuck), an
+        input held (its wait to end), a fence asked."""
+        with self._lock:
+            return self._fence_wanted or bool(self._waiting) or any(
+                wire.filter is not None and wire.filter.active for wire in self._wires)
 
     def _report(self, wire: _Wire, events: list[Event]) -> None:
         for event in events:

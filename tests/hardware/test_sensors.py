@@ -9,18 +9,20 @@ health reports.
 
 from __future__ import annotations
 
+import queue
 import threading
+import time
 from pathlib import Path
 
 import gpiozero.pins.mock
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from hardware.sensors import GpioSource, SensorLine
+from hardware.sensors import IDLE_POLL_S, GpioSource, SensorLine
 from scoreboard.config.table import load, parse
 from scoreboard.core.inputs import Cushion, Pocket, Strike
 from scoreboard.sensing.interface import FencedSource, Health, Heard
-from scoreboard.sensing.wiring import GpioConfig
+from scoreboard.sensing.wiring import FilterConfig, GpioConfig
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "deploy" / "table.example.toml"
 POCKET_PINS = {"head_left": 17, "head_right": 27, "side_left": 22, "side_right": 23, "foot_left": 24,
@@ -423,4 +425,39 @@ def test_the_timer_polls_on_its_own_thread(clock):
     source.start(lambda report: faulted.set() if isinstance(report, Health) else None)
     clock.now += 10.0                                     # the unplugged line has been active 10 s
     assert faulted.wait(timeout=5.0)
+    source.close()
+
+
+class CountingClock:
+    """The real monotonic clock, counting how often it is read: a poll reads it once."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return time.monotonic()
+
+
+def test_an_idle_source_sleeps_and_an_edge_or_a_fence_wakes_its_timer():
+    """With no line active, no input held and no fence asked, the timer sleeps (``IDLE_POLL_S``) instead of
+    polling every ``poll_every``: an idle table costs the Pi a wake-up a second. An edge wakes it for the pocket
+    held for the cue-return sensor, and a fence is answered."""
+    factory, clock, seen = MockFactory(), CountingClock(), queue.Queue()
+    source = GpioSource(GpioConfig(pockets={"side_left": 24}, cue_return=5), FilterConfig(cue_merge_ms=200),
+                        pin_factory=factory, clock=clock, poll_every=0.01)
+    beam = factory.pin(24)
+    beam.drive_high()  # the beam whole (an IR receiver: low while broken)
+    factory.pin(5).drive_low()  # the cue-return sensor at rest
+    source.start(seen.put)
+    began, reads = time.monotonic(), clock.reads
+    time.sleep(0.5)
+    slept = time.monotonic() - began
+    assert clock.reads - reads <= 1 + slept / IDLE_POLL_S  # polling all along, it would have read it 50 times
+    beam.drive_low()
+    time.sleep(0.01)
+    beam.drive_high()  # a ball through the beam: held 0.2 s for the cue-return sensor, let go by a poll
+    assert seen.get(timeout=10).pocket == "side_left"
+    source.fence()
+    assert isinstance(seen.get(timeout=10), Heard)
     source.close()
