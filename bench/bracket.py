@@ -44,9 +44,8 @@ sys.path.insert(0, str(ROOT))
 
 from scoreboard.adapters.local_api.client import request_once  # noqa: E402
 from scoreboard.sim import venue_event  # noqa: E402
+from scoreboard.sim.venue_demo import MosquittoVenue, VenueOptions, table_ids  # noqa: E402
 from scoreboard.sim.venue_demo import Table as PlayingTable  # noqa: E402
-from scoreboard.sim.venue_demo import VenueBroker, VenueOptions, table_ids  # noqa: E402
-from scoreboard.venue import bridge  # noqa: E402
 from tests.venue.browser import Browser  # noqa: E402
 
 NINE_ON_THE_BREAK = [{"type": "strike"}, {"type": "first_contact", "ball": 1}, {"type": "pocket", "ball": 9},
@@ -118,27 +117,26 @@ def run(count: int, event_tables: int, players: int, speed: float) -> None:
     with contextlib.ExitStack() as stack:
         work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="devetka-bench-bracket-")))
         (work / ".sockets").mkdir()
-        venue = stack.enter_context(VenueBroker(logins, director_password))
+        venue = MosquittoVenue(stack, logins, director_password)
         for number, table_id in enumerate(ids, start=1):
-            text = bridge.render_table_bridge(table_id, "127.0.0.1", venue.tables_port, table_id, logins[table_id])
+            text = venue.bridge(table_id, logins[table_id])
             stack.callback(PlayingTable(table_id, number, text, options, work, lambda line: None).stop)
         tables = []
         for table_id in event_ids:
-            text = bridge.render_table_bridge(table_id, "127.0.0.1", venue.tables_port, table_id, logins[table_id])
-            tables.append(venue_event.Table(table_id, text, work))
+            tables.append(venue_event.Table(table_id, venue.bridge(table_id, logins[table_id]), work))
             stack.callback(tables[-1].stop)
-        director = venue_event.Director(work, ("127.0.0.1", venue.tables_port), director_password, lambda line: None)
+        director = venue_event.Director(work, venue.director_address, director_password, lambda line: None)
         stack.callback(director.stop)
-        heard = Heard(venue.readers_port)
+        heard = Heard(venue.broker.readers_port)
         stack.callback(heard.close)
-        heard_ws = Heard(venue.readers.websocket_port, websocket=True)
+        heard_ws = Heard(venue.broker.readers.websocket_port, websocket=True)
         stack.callback(heard_ws.close)
         names = [f"Player {n}" for n in range(1, players + 1)]
         event = director.ask({"cmd": "new", "spec": {"name": "Bench night", "format": "single", "players": names,
                                                      "race": 1, "tables": event_ids}})["event"]
         browser = stack.enter_context(Browser())
         browser.viewport(1920, 1080)
-        browser.open(f"{venue.board_url}&event={event}")
+        browser.open(f"{venue.board}&event={event}")
         browser.wait_for(f"document.getElementById('event')?.dataset.event === '{event}'", timeout=120)
         browser_pids = chromium_pids(browser.process.pid)
         browser_cpu = cpu_seconds(browser_pids)
